@@ -1,0 +1,121 @@
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .errors import RuleError
+from .ruleset import Ruleset
+
+
+@dataclass(frozen=True)
+class Team:
+    name: str
+    members: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Seating:
+    """The players in clockwise seat order and, in partnership games, their teams.
+
+    A side is what scores: a player, or a team in a partnership game. Names are matched
+    without regard to case, as players at a table do.
+    """
+
+    players: tuple[str, ...]
+    teams: tuple[Team, ...] = ()
+
+    def __post_init__(self) -> None:
+        names = [*self.players, *(team.name for team in self.teams)]
+        if any(not name.strip() for name in names):
+            raise RuleError("every player and team needs a name", field="players")
+        folded = [name.casefold() for name in self.players]
+        duplicate = next((n for n in self.players if folded.count(n.casefold()) > 1), None)
+        if duplicate:
+            raise RuleError(f"{duplicate} is seated twice; names must differ", field="players")
+        team_names = [team.name.casefold() for team in self.teams]
+        if len(set(team_names)) != len(team_names):
+            raise RuleError("team names must differ", field="teams")
+        if set(team_names) & set(folded):
+            raise RuleError("a team cannot have the name of a player", field="teams")
+        by_folded = {name.casefold(): name for name in self.players}
+        canonical = tuple(
+            Team(t.name, tuple(by_folded.get(m.casefold(), m) for m in t.members))
+            for t in self.teams
+        )
+        object.__setattr__(self, "teams", canonical)
+
+    @property
+    def sides(self) -> tuple[str, ...]:
+        """The sides in the seat order of their first member."""
+        if not self.teams:
+            return self.players
+        return tuple(sorted((t.name for t in self.teams), key=lambda n: self._first_seat(n)))
+
+    def _first_seat(self, team_name: str) -> int:
+        team = next(t for t in self.teams if t.name == team_name)
+        return min(self.players.index(member) for member in team.members)
+
+    def player(self, name: object) -> str:
+        """The seated player called ``name``."""
+        if isinstance(name, str):
+            for player in self.players:
+                if player.casefold() == name.strip().casefold():
+                    return player
+        raise RuleError(f"{name!r} is not a player at this table")
+
+    def side_of(self, name: object) -> str:
+        """The side of a player, or the team itself when ``name`` is a team's name."""
+        if isinstance(name, str):
+            for team in self.teams:
+                if team.name.casefold() == name.strip().casefold():
+                    return team.name
+        try:
+            player = self.player(name)
+        except RuleError:
+            if not self.teams:
+                raise
+            teams = ", ".join(t.name for t in self.teams)
+            raise RuleError(
+                f"{name!r} is neither a player nor a team ({teams}) at this table"
+            ) from None
+        return next((t.name for t in self.teams if player in t.members), player)
+
+    def check(self, rules: Ruleset) -> None:
+        """Refuse a table the rules cannot be played at."""
+        count = len(self.players)
+        if not rules.min_players <= count <= rules.max_players:
+            raise RuleError(
+                f"{rules.preset} is played by {rules.min_players} to {rules.max_players} "
+                f"players, not {count}",
+                field="players",
+            )
+        if rules.partnership and not self.teams:
+            raise RuleError(f"{rules.preset} is a partnership game: give the teams", field="teams")
+        if not rules.partnership and self.teams:
+            raise RuleError(
+                f"{rules.preset} is played each for himself, so there are no teams", field="teams"
+            )
+        if self.teams:
+            self._check_teams()
+
+    def _check_teams(self) -> None:
+        members = [m for team in self.teams for m in team.members]
+        for member in members:
+            self.player(member)  # names an unknown member
+        if sorted(members) != sorted(self.players) or len(self.teams) < 2:
+            raise RuleError(
+                "every player must be in exactly one team, with at least two teams", field="teams"
+            )
+        sizes = {len(team.members) for team in self.teams}
+        if len(sizes) != 1 or sizes == {1}:
+            raise RuleError("teams must be of equal size, two or more players each", field="teams")
+        # Partners alternate around the table: with k teams, seat i and seat i + k are partners.
+        step = len(self.teams)
+        for seat, player in enumerate(self.players):
+            partner = self.players[(seat + step) % len(self.players)]
+            if self.side_of(player) != self.side_of(partner):
+                team = self.side_of(player)
+                raise RuleError(
+                    f"{team}'s players must sit opposite each other, every {step} seats, "
+                    "so that the teams alternate around the table",
+                    field="teams",
+                )

@@ -1,0 +1,16 @@
+from __future__ import annotations
+
+from django.db import connection
+from django.http import HttpRequest, JsonResponse
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_GET
+
+
+@never_cache
+@require_GET
+def health(request: HttpRequest) -> JsonResponse:
+    """Report OK only if the database answers, so a load balancer sees a broken DB."""
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT 1")
+        cursor.fetchone()
+    return JsonResponse({"status": "ok"})
