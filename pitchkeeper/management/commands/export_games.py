@@ -1,0 +1,28 @@
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+
+from pitchkeeper.models import Game
+from pitchkeeper.services import game_export
+
+
+class Command(BaseCommand):
+    help = "Print games as a JSON list in the pitchkeeper.game/1 record format."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument(
+            "--game", type=int, action="append", dest="ids", metavar="ID", help="A game's id."
+        )
+
+    def handle(self, *args: Any, ids: list[int] | None, **options: Any) -> None:
+        games = Game.objects.order_by("pk")
+        if ids:
+            games = games.filter(pk__in=ids)
+            missing = set(ids) - {game.pk for game in games}
+            if missing:
+                raise CommandError(f"no game {', '.join(map(str, sorted(missing)))}")
+        exported = [game_export(game=game) for game in games]
+        self.stdout.write(json.dumps(exported, indent=2, ensure_ascii=False))

@@ -1,0 +1,327 @@
+"""Load games, replay them through the rules engine, validate and save.
+
+Every change to a game's hands goes through ``_save``: the whole game is replayed with
+the change, and only a game the engine accepts is written, in one transaction.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from django.db import transaction
+from django.db.models import F
+from django.utils import timezone
+
+from pitchkeeper.models import Game, Hand, Player, Seat
+from pitchkeeper.rules import (
+    GameRecord,
+    GameResult,
+    HandRecord,
+    HandResult,
+    RuleError,
+    Ruleset,
+    Seating,
+    Team,
+    game_to_data,
+    parse_game,
+    replay,
+    resolve_rules,
+)
+from pitchkeeper.rules.record import check_name
+
+# Hand numbers are moved out of the way before renumbering, so that the unique
+# (game, number) constraint holds after every row of the update.
+RENUMBER_OFFSET = 1_000_000
+
+
+@dataclass(frozen=True)
+class GameState:
+    """A game with its seats and hands as stored and everything the engine derives."""
+
+    game: Game
+    seats: list[Seat]
+    hands: list[Hand]
+    record: GameRecord
+    result: GameResult
+
+    @property
+    def names(self) -> dict[int, str]:
+        return {seat.player_id: seat.player.name for seat in self.seats}
+
+
+def game_state(*, game: Game) -> GameState:
+    """A game replayed: a fixed number of queries however long the game is."""
+    seats = list(game.seats.select_related("player"))
+    hands = list(game.hands.all())
+    names = {seat.player_id: seat.player.name for seat in seats}
+    seating = _seating(seats)
+    rules = resolve_rules(game.rules)
+    record = GameRecord(
+        rules,
+        seating,
+        names[game.first_dealer_id],
+        tuple(_hand_record(hand, names, seating) for hand in hands),
+    )
+    return GameState(game, seats, hands, record, record.replay())
+
+
+def _seating(seats: Sequence[Seat]) -> Seating:
+    teams: dict[str, list[str]] = {}
+    for seat in seats:
+        if seat.team:
+            teams.setdefault(seat.team, []).append(seat.player.name)
+    return Seating(
+        tuple(seat.player.name for seat in seats),
+        tuple(Team(name, tuple(members)) for name, members in teams.items()),
+    )
+
+
+def _side_name(side: int | str, names: Mapping[int, str]) -> str:
+    """A stored side: a player id, or a team's name in team games."""
+    return names[side] if isinstance(side, int) else side
+
+
+def _hand_record(hand: Hand, names: Mapping[int, str], seating: Seating) -> HandRecord:
+    if hand.misdeal:
+        return HandRecord(misdeal=True)
+    points: dict[str, Any] = {}
+    for key, went_to in hand.points.items():
+        if isinstance(went_to, dict):
+            points[key] = {
+                _side_name(int(side) if not seating.teams else side, names): count
+                for side, count in went_to.items()
+            }
+        else:
+            points[key] = None if went_to is None else _side_name(went_to, names)
+    auction = None
+    if hand.auction is not None:
+        auction = tuple((names[player_id], bid) for player_id, bid in hand.auction)
+    contract = hand.auction is None and hand.bid is not None
+    return HandRecord(
+        auction=auction,
+        pitcher=names[hand.pitcher_id] if contract and hand.pitcher_id else None,
+        bid=hand.bid if contract else None,
+        points=points,
+        revoked=tuple(_side_name(side, names) for side in hand.revoked),
+        all_tricks=hand.all_tricks,
+    )
+
+
+def _stored_side(side: str, ids: Mapping[str, int], seating: Seating) -> int | str:
+    return side if seating.teams else ids[side]
+
+
+def _hand_fields(
+    record: HandRecord, result: HandResult, ids: Mapping[str, int], seating: Seating
+) -> dict[str, Any]:
+    """The columns of a hand row, from its record and what the engine made of it."""
+    points: dict[str, Any] = {}
+    for key, went_to in result.points.items():
+        if isinstance(went_to, dict):
+            points[key] = {
+                str(_stored_side(side, ids, seating)): count for side, count in went_to.items()
+            }
+        else:
+            points[key] = None if went_to is None else _stored_side(went_to, ids, seating)
+    auction = None
+    if record.auction is not None:
+        auction = [[ids[seating.player(name)], bid] for name, bid in record.auction]
+    return {
+        "misdeal": record.misdeal,
+        "auction": auction,
+        "pitcher_id": ids[result.pitcher] if result.pitcher else None,
+        "bid": result.bid,
+        "points": points,
+        "revoked": [_stored_side(side, ids, seating) for side in result.revoked],
+        "all_tricks": record.all_tricks,
+        "kind": result.kind,
+        "dealer_id": ids[result.dealer],
+        "made": result.made,
+    }
+
+
+HAND_COLUMNS = (
+    "number",
+    "misdeal",
+    "auction",
+    "pitcher_id",
+    "bid",
+    "points",
+    "revoked",
+    "all_tricks",
+    "kind",
+    "dealer_id",
+    "made",
+)
+
+
+def _save(
+    state: GameState, records: Sequence[HandRecord], rows: Sequence[Hand | None]
+) -> GameState:
+    """Replay ``records`` (``rows`` are their stored rows, None for a new hand) and write
+    what changed; a RuleError from the engine leaves everything as it was."""
+    game = state.game
+    seating = state.record.seating
+    result = replay(state.record.rules, seating, state.record.first_dealer, records)
+    ids = {name: player_id for player_id, name in state.names.items()}
+
+    new: list[Hand] = []
+    changed: list[Hand] = []
+    moved: list[int] = []
+    for number, (record, hand_result, row) in enumerate(
+        zip(records, result.hands, rows, strict=True), start=1
+    ):
+        fields = {"number": number, **_hand_fields(record, hand_result, ids, seating)}
+        if row is None:
+            new.append(Hand(game=game, **fields))
+        elif any(getattr(row, name) != value for name, value in fields.items()):
+            if row.number != number:
+                moved.append(row.pk)
+            for name, value in fields.items():
+                setattr(row, name, value)
+            changed.append(row)
+    if moved:
+        Hand.objects.filter(pk__in=moved).update(number=F("number") + RENUMBER_OFFSET)
+    if changed:
+        Hand.objects.bulk_update(changed, [c for c in HAND_COLUMNS if c != "number"] + ["number"])
+    if new:
+        Hand.objects.bulk_create(new)
+    _save_outcome(game, result, ids)
+    return game_state(game=game)
+
+
+def _save_outcome(game: Game, result: GameResult, ids: Mapping[str, int]) -> None:
+    winner_id = ids.get(result.winner) if result.winner else None
+    outcome = {
+        "winner_id": winner_id,
+        "winner_team": result.winner if result.winner and winner_id is None else "",
+        "won_by": result.won_by or "",
+        "finished_at": (game.finished_at or timezone.now()) if result.winner else None,
+    }
+    if any(getattr(game, name) != value for name, value in outcome.items()):
+        for name, value in outcome.items():
+            setattr(game, name, value)
+        game.save(update_fields=list(outcome))
+
+
+def _locked_state(game: Game) -> GameState:
+    # Serialises writers of one game on databases with row locks.
+    locked = Game.objects.select_for_update().get(pk=game.pk)
+    return game_state(game=locked)
+
+
+@transaction.atomic
+def hand_record(*, game: Game, record: HandRecord) -> GameState:
+    """Add a hand at the end of the game."""
+    state = _locked_state(game)
+    return _save(state, [*state.record.hands, record], [*state.hands, None])
+
+
+def _index(state: GameState, number: int) -> int:
+    if not 1 <= number <= len(state.hands):
+        raise RuleError(f"there is no hand {number} in this game", field="number")
+    return number - 1
+
+
+@transaction.atomic
+def hand_edit(*, game: Game, number: int, record: HandRecord) -> GameState:
+    """Replace hand ``number``; the game is replayed and every later hand rechecked."""
+    state = _locked_state(game)
+    index = _index(state, number)
+    records = list(state.record.hands)
+    records[index] = record
+    return _save(state, records, state.hands)
+
+
+@transaction.atomic
+def hand_delete(*, game: Game, number: int) -> GameState:
+    """Remove hand ``number``; later hands move up one."""
+    state = _locked_state(game)
+    index = _index(state, number)
+    records = list(state.record.hands)
+    rows: list[Hand | None] = list(state.hands)
+    del records[index]
+    removed = rows.pop(index)
+    assert removed is not None
+    # A refused removal raises from _save and the transaction brings the row back.
+    removed.delete()
+    return _save(state, records, rows)
+
+
+def roster(names: Sequence[str]) -> dict[str, Player]:
+    """The roster players of these names, matched without regard to case, added when new.
+
+    Compared in Python: SQLite's LOWER() folds ASCII letters only.
+    """
+    known = {player.name.casefold(): player for player in Player.objects.all()}
+    players = {}
+    for name in names:
+        player = known.get(name.casefold())
+        if player is None:
+            player = Player.objects.create(name=check_name(name, "a player's name"))
+            known[name.casefold()] = player
+        players[name] = player
+    return players
+
+
+@transaction.atomic
+def game_create(
+    *,
+    players: Sequence[Player],
+    first_dealer: Player,
+    rules: Ruleset,
+    teams: Mapping[str, Sequence[Player]] | None = None,
+) -> GameState:
+    """A new game with ``players`` in clockwise seat order."""
+    seating = Seating(
+        tuple(p.name for p in players),
+        tuple(
+            Team(name, tuple(p.name for p in members)) for name, members in (teams or {}).items()
+        ),
+    )
+    seating.check(rules)
+    if first_dealer not in players:
+        raise RuleError(f"{first_dealer.name} is not at this table", field="first_dealer")
+    game = Game.objects.create(rules=rules.to_dict(), first_dealer=first_dealer)
+    Seat.objects.bulk_create(
+        Seat(
+            game=game,
+            player=player,
+            position=position,
+            team=next((t.name for t in seating.teams if player.name in t.members), ""),
+        )
+        for position, player in enumerate(players)
+    )
+    return game_state(game=game)
+
+
+def _game_import(data: Any) -> Game:
+    record = parse_game(data)
+    players = roster(record.seating.players)
+    state = game_create(
+        players=[players[name] for name in record.seating.players],
+        first_dealer=players[record.first_dealer],
+        rules=record.rules,
+        teams={t.name: [players[m] for m in t.members] for t in record.seating.teams},
+    )
+    return _save(state, record.hands, [None] * len(record.hands)).game
+
+
+@transaction.atomic
+def games_import(*, games: Sequence[Any]) -> list[Game]:
+    """Save game records, all or nothing: the first bad one raises a RuleError that
+    says which game and hand, and nothing is saved."""
+    saved = []
+    for number, data in enumerate(games, start=1):
+        try:
+            saved.append(_game_import(data))
+        except RuleError as error:
+            raise RuleError(f"game {number}: {error}") from None
+    return saved
+
+
+def game_export(*, game: Game) -> dict[str, Any]:
+    state = game_state(game=game)
+    return game_to_data(state.record, state.result, game.pk)

@@ -1,0 +1,36 @@
+from __future__ import annotations
+
+import pytest
+from django.contrib.auth.models import User
+
+from pitchkeeper.models import Game, Hand
+from pitchkeeper.services import games_import
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def admin_client(client):
+    user = User.objects.create_superuser("admin", "admin@example.com", "pw")
+    client.force_login(user)
+    return client
+
+
+def test_admin_lists_and_shows_every_model(admin_client, game_data):
+    [game] = games_import(games=[game_data()])
+    hand = Hand.objects.filter(game=game).first()
+
+    for url in [
+        "/admin/pitchkeeper/player/",
+        "/admin/pitchkeeper/game/",
+        f"/admin/pitchkeeper/game/{game.pk}/change/",
+        "/admin/pitchkeeper/hand/",
+        f"/admin/pitchkeeper/hand/{hand.pk}/change/",
+    ]:
+        assert admin_client.get(url).status_code == 200, url
+
+
+def test_hands_and_games_cannot_be_added_behind_the_engines_back(admin_client):
+    assert admin_client.get("/admin/pitchkeeper/hand/add/").status_code == 403
+    assert admin_client.get("/admin/pitchkeeper/game/add/").status_code == 403
+    assert not Game.objects.exists()
