@@ -7,6 +7,8 @@ change of a game's hands, never edited on their own.
 
 from __future__ import annotations
 
+import secrets
+
 from django.db import models
 from django.db.models.functions import Lower
 from django.utils.translation import gettext_lazy as _
@@ -36,12 +38,24 @@ class Player(models.Model):
         return self.name
 
 
+def new_share_token() -> str:
+    return secrets.token_urlsafe(32)
+
+
 class Game(models.Model):
     # The fully resolved ruleset (Ruleset.to_dict()), so later changes of a preset
     # never rewrite an old game.
     rules = models.JSONField()
     first_dealer = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
     created = models.DateTimeField(auto_now_add=True)
+    # Changes on every save, so a live scoreboard can answer "not modified" cheaply.
+    updated = models.DateTimeField(auto_now=True)
+    # Money per chip, shown beside the settlement when set.
+    chip_value = models.DecimalField(
+        _("chip value"), max_digits=8, decimal_places=2, null=True, blank=True
+    )
+    # The read-only live scoreboard's unguessable address.
+    share_token = models.CharField(max_length=43, unique=True, default=new_share_token)
     # Derived by the engine:
     finished_at = models.DateTimeField(null=True, blank=True)
     winner = models.ForeignKey(

@@ -8,11 +8,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from decimal import Decimal
 from typing import Any
 
-from django.db import transaction
-from django.db.models import F
+from django.core.exceptions import ValidationError
+from django.db import IntegrityError, transaction
+from django.db.models import F, Prefetch, QuerySet
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from pitchkeeper.models import Game, Hand, Player, Seat
 from pitchkeeper.rules import (
@@ -29,7 +32,7 @@ from pitchkeeper.rules import (
     replay,
     resolve_rules,
 )
-from pitchkeeper.rules.record import check_name
+from pitchkeeper.rules.record import MAX_NAME_LENGTH, check_name
 
 # Hand numbers are moved out of the way before renumbering, so that the unique
 # (game, number) constraint holds after every row of the update.
@@ -53,8 +56,18 @@ class GameState:
 
 def game_state(*, game: Game) -> GameState:
     """A game replayed: a fixed number of queries however long the game is."""
-    seats = list(game.seats.select_related("player"))
-    hands = list(game.hands.all())
+    return _replayed(game, list(game.seats.select_related("player")), list(game.hands.all()))
+
+
+def games_replayed(*, games: QuerySet[Game]) -> list[GameState]:
+    """Games replayed in three queries, however many and however long they are."""
+    games = games.prefetch_related(
+        Prefetch("seats", queryset=Seat.objects.select_related("player")), "hands"
+    )
+    return [_replayed(game, list(game.seats.all()), list(game.hands.all())) for game in games]
+
+
+def _replayed(game: Game, seats: list[Seat], hands: list[Hand]) -> GameState:
     names = {seat.player_id: seat.player.name for seat in seats}
     seating = _seating(seats)
     rules = resolve_rules(game.rules)
@@ -200,10 +213,9 @@ def _save_outcome(game: Game, result: GameResult, ids: Mapping[str, int]) -> Non
         "won_by": result.won_by or "",
         "finished_at": (game.finished_at or timezone.now()) if result.winner else None,
     }
-    if any(getattr(game, name) != value for name, value in outcome.items()):
-        for name, value in outcome.items():
-            setattr(game, name, value)
-        game.save(update_fields=list(outcome))
+    for name, value in outcome.items():
+        setattr(game, name, value)
+    game.save(update_fields=[*outcome, "updated"])
 
 
 def _locked_state(game: Game) -> GameState:
@@ -273,6 +285,7 @@ def game_create(
     first_dealer: Player,
     rules: Ruleset,
     teams: Mapping[str, Sequence[Player]] | None = None,
+    chip_value: Decimal | None = None,
 ) -> GameState:
     """A new game with ``players`` in clockwise seat order."""
     seating = Seating(
@@ -284,7 +297,9 @@ def game_create(
     seating.check(rules)
     if first_dealer not in players:
         raise RuleError(f"{first_dealer.name} is not at this table", field="first_dealer")
-    game = Game.objects.create(rules=rules.to_dict(), first_dealer=first_dealer)
+    game = Game.objects.create(
+        rules=rules.to_dict(), first_dealer=first_dealer, chip_value=chip_value
+    )
     Seat.objects.bulk_create(
         Seat(
             game=game,
@@ -325,3 +340,85 @@ def games_import(*, games: Sequence[Any]) -> list[Game]:
 def game_export(*, game: Game) -> dict[str, Any]:
     state = game_state(game=game)
     return game_to_data(state.record, state.result, game.pk)
+
+
+def game_rematch(*, game: Game) -> GameState:
+    """A new game for the same table and rules, the first deal one seat on."""
+    seats = list(game.seats.select_related("player"))
+    players = [seat.player for seat in seats]
+    teams: dict[str, list[Player]] = {}
+    for seat in seats:
+        if seat.team:
+            teams.setdefault(seat.team, []).append(seat.player)
+    dealer_seat = next(i for i, p in enumerate(players) if p.pk == game.first_dealer_id)
+    state = game_create(
+        players=players,
+        first_dealer=players[(dealer_seat + 1) % len(players)],
+        rules=resolve_rules(game.rules),
+        teams=teams,
+    )
+    if game.chip_value is not None:
+        state.game.chip_value = game.chip_value
+        state.game.save(update_fields=["chip_value"])
+    return state
+
+
+def player_name_check(name: str, *, player: Player | None = None) -> str:
+    """``name`` stripped, as ``check_name`` does, or a ValidationError saying what is
+    wrong with it: empty, too long, or the name of another player in any case.
+
+    Compared in Python: SQLite's LOWER() folds ASCII letters only.
+    """
+    name = name.strip()
+    if not name:
+        raise ValidationError(_("Give the player a name."), code="required")
+    if len(name) > MAX_NAME_LENGTH:
+        raise ValidationError(
+            _("A name can be at most %(limit)d characters long; this one has %(length)d."),
+            code="max_length",
+            params={"limit": MAX_NAME_LENGTH, "length": len(name)},
+        )
+    others = Player.objects.exclude(pk=player.pk) if player else Player.objects.all()
+    folded = name.casefold()
+    for other in others.values_list("name", flat=True):
+        if other.casefold() == folded:
+            raise ValidationError(
+                _("There is already a player called %(name)s."),
+                code="duplicate",
+                params={"name": other},
+            )
+    return name
+
+
+def _save_name(player: Player, name: str) -> Player:
+    player.name = player_name_check(name, player=player if player.pk else None)
+    try:
+        # A savepoint, so that losing a race to the unique constraint leaves any
+        # surrounding transaction usable.
+        with transaction.atomic():
+            player.save()
+    except IntegrityError:
+        raise ValidationError(
+            _("There is already a player called %(name)s."),
+            code="duplicate",
+            params={"name": player.name},
+        ) from None
+    return player
+
+
+def player_add(*, name: str) -> Player:
+    """A new player on the roster."""
+    return _save_name(Player(), name)
+
+
+def player_rename(*, player: Player, name: str) -> Player:
+    """A new name for ``player``; their games show it too."""
+    return _save_name(player, name)
+
+
+def player_retire(*, player: Player, retired: bool) -> Player:
+    """Take ``player`` off (or put them back on) the list to pick a table from; their
+    games are kept."""
+    player.retired = retired
+    player.save(update_fields=["retired"])
+    return player

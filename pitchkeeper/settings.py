@@ -118,6 +118,8 @@ STATIC_ROOT = BASE_DIR / "staticfiles"
 # (Django's test runner forces DEBUG off, so WhiteNoise's DEBUG-based defaults don't cover tests.)
 TESTING = "pytest" in sys.modules or sys.argv[1:2] == ["test"]
 WHITENOISE_USE_FINDERS = WHITENOISE_AUTOREFRESH = DEBUG or TESTING
+# WhiteNoise does not know the web app manifest and would send application/octet-stream.
+WHITENOISE_MIMETYPES = {".webmanifest": "application/manifest+json"}
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {

@@ -333,9 +333,9 @@ class _Game:
             return eldest, None
         if record.auction is not None:
             pitcher, bid = check_auction(rules, seating, self.dealer, record.auction)
-            if record.pitcher is not None and (
-                pitcher is None or seating.player(record.pitcher) != pitcher
-            ):
+            if record.pitcher is not None and pitcher is None:
+                raise RuleError("everybody passed, so nobody pitched", field="pitcher")
+            if record.pitcher is not None and seating.player(record.pitcher) != pitcher:
                 raise RuleError(f"the auction was won by {pitcher}", field="pitcher")
             if record.bid is not None and record.bid != bid:
                 raise RuleError(f"the auction was won with {bid}", field="bid")
@@ -383,6 +383,10 @@ class _Game:
             else:
                 delta[side] = 0
 
+        # A pitcher that revoked is set back even when its points cover the bid, so it
+        # can neither win by a smudge nor go out on this hand (seed 000, renonce).
+        made_and_kept = bool(made) and pitching in scoring
+
         before = dict(self.scores)
         for side in sides:
             self.scores[side] += delta[side]
@@ -390,7 +394,7 @@ class _Game:
         for side in set_back:
             self.setbacks[side] += 1
 
-        if smudge and made and rules.smudge == "wins_game" and before[pitching] >= 0:
+        if smudge and made_and_kept and rules.smudge == "wins_game" and before[pitching] >= 0:
             # Seed 000: a smudge wins at once, unless the bidder was in the hole.
             self._won(pitching, "smudge", (Reach(pitching, None),))
         elif rules.winner == "count_order":
@@ -401,12 +405,13 @@ class _Game:
                 by_category,
                 scoring,
                 pitching if bid else None,
-                bidding_order(seating, self.dealer),
+                # Sides (teams too) in bidding order, for ties on a count category.
+                tuple(dict.fromkeys(map(seating.side_of, bidding_order(seating, self.dealer)))),
             )
             if reached:
                 self._won(reached[0].side, "count_order", reached)
         elif rules.winner == "bidder_out":
-            if made and self.scores[pitching] >= rules.target:
+            if made_and_kept and self.scores[pitching] >= rules.target:
                 self._won(pitching, "bidder_out", (Reach(pitching, None),))
         else:
             winner = _highest_total(rules, self.scores, self.tiebreak, pitching)
@@ -452,7 +457,8 @@ def _count_order(
     order: tuple[str, ...],
 ) -> tuple[Reach, ...]:
     """Seed 000: the pitcher's points are counted first, then the others' category by
-    category in the categories' order; every side reaching the target, in order."""
+    category in the categories' order; every side reaching the target, in order.
+    ``order`` is the sides in bidding order."""
     running = dict(before)
     reached: list[Reach] = []
     if pitching is not None and pitching in scoring:

@@ -235,7 +235,8 @@ def resolve_rules(spec: str | Mapping[str, Any] | None) -> Ruleset:
     if not isinstance(spec, Mapping):
         raise RuleError("rules must be a preset name or an object of settings")
     name = spec.get("preset", DEFAULT_PRESET)
-    if name not in PRESETS:
+    # Checked as text first: a list or an object here is unhashable.
+    if not isinstance(name, str) or name not in PRESETS:
         raise RuleError(f"unknown preset {name!r}; known presets: {', '.join(PRESETS)}")
     base = PRESETS[name]
     unknown = set(spec) - set(SETTING_NAMES)

@@ -1,0 +1,44 @@
+"""Template tags for Pitchkeeper: ``{% load pitchkeeper %}``."""
+
+from __future__ import annotations
+
+import segno
+from django import template
+from django.template.context import Context
+from django.urls import reverse
+from django.utils.html import format_html
+from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext as _
+
+from pitchkeeper.models import Game
+
+register = template.Library()
+
+
+@register.simple_tag(takes_context=True)
+def share_url(context: Context, game: Game) -> str:
+    """The absolute address of a game's live scoreboard, for a link or a QR code."""
+    return context["request"].build_absolute_uri(reverse("live", args=[game.share_token]))
+
+
+@register.simple_tag(name="share_qr")
+def share_qr_svg(url: str) -> SafeString:
+    """``url`` as a QR code in inline SVG, scaled by CSS through its viewBox.
+
+    Dark on an explicit light background so it still scans in dark mode; a quiet zone
+    of 4 modules as the standard asks, since phone cameras misread tighter ones."""
+    label = _("QR code of the live scoreboard link")
+    svg = segno.make(url).svg_inline(
+        scale=1,
+        border=4,
+        dark="#000",
+        light="#fff",
+        omitsize=True,
+        svgclass="qr",
+        lineclass=None,
+        title=label,
+    )
+    # Safe: segno writes only numbers and fixed markup and escapes the title itself;
+    # format_html escapes the label in the attribute.
+    labelled = format_html('<svg role="img" aria-label="{}" ', label)
+    return mark_safe(svg.replace("<svg ", labelled, 1))

@@ -1,0 +1,63 @@
+from __future__ import annotations
+
+from django.db import connection
+from django.db.models import Prefetch
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import render
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_GET
+
+from pitchkeeper.display import board, preset_label
+from pitchkeeper.models import Game, Seat
+from pitchkeeper.services import games_replayed
+
+# Games listed per section: the page costs the same few queries however many are stored.
+PAGE_SIZE = 10
+
+
+@never_cache
+@require_GET
+def health(request: HttpRequest) -> JsonResponse:
+    """Report OK only if the database answers, so a load balancer sees a broken DB."""
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT 1")
+        cursor.fetchone()
+    return JsonResponse({"status": "ok"})
+
+
+@require_GET
+def home(request: HttpRequest) -> HttpResponse:
+    """Games in progress with their scores, then finished games, newest first.
+
+    ``?page=N`` shows older finished games; htmx asks for just those to append them.
+    """
+    page = _page(request.GET.get("page"))
+    start = (page - 1) * PAGE_SIZE
+    seats = Prefetch("seats", queryset=Seat.objects.select_related("player"))
+    # One more than a page, to know whether there are older ones without counting.
+    finished = list(
+        Game.objects.exclude(finished_at=None)
+        .select_related("winner")
+        .prefetch_related(seats)[start : start + PAGE_SIZE + 1]
+    )
+    context = {
+        "finished": [(game, preset_label(game.rules["preset"])) for game in finished[:PAGE_SIZE]],
+        "older": page + 1 if len(finished) > PAGE_SIZE else None,
+    }
+    if request.htmx:
+        return render(request, "home.html#finished", context)
+    playing = games_replayed(games=Game.objects.filter(finished_at=None)[:PAGE_SIZE])
+    context |= {
+        "playing": [
+            (state.game, preset_label(state.record.rules.preset), board(state)) for state in playing
+        ],
+        "last": Game.objects.prefetch_related(seats).first(),
+    }
+    return render(request, "home.html", context)
+
+
+def _page(value: str | None) -> int:
+    try:
+        return max(1, int(value or 1))
+    except ValueError:
+        return 1
