@@ -207,6 +207,7 @@ def test_pitcher_revoked_is_set_back_and_the_others_score():
     assert hand.delta == {"Ann": 0, "Bob": -2, "Cy": 1, "Dee": 0}
     assert hand.set_back == ("Bob",)
     assert hand.revoked == ("Bob",)
+    assert hand.made is False
     assert result.setbacks["Bob"] == 1
 
 

@@ -363,6 +363,9 @@ class _Game:
                 )
             else:
                 made = taken[pitching] >= bid
+            # Seed 000, renonce: a pitcher that revoked is set back, whatever it took, so
+            # it neither made its bid nor can win by a smudge or go out on this hand.
+            made = made and pitching not in revoked
         # Seed 000, renonce: a revoking side scores nothing and is set back by the bid;
         # when somebody else revoked, the pitcher scores what it took even short of the bid.
         excused = any(side != pitching for side in revoked)
@@ -383,10 +386,6 @@ class _Game:
             else:
                 delta[side] = 0
 
-        # A pitcher that revoked is set back even when its points cover the bid, so it
-        # can neither win by a smudge nor go out on this hand (seed 000, renonce).
-        made_and_kept = bool(made) and pitching in scoring
-
         before = dict(self.scores)
         for side in sides:
             self.scores[side] += delta[side]
@@ -394,7 +393,7 @@ class _Game:
         for side in set_back:
             self.setbacks[side] += 1
 
-        if smudge and made_and_kept and rules.smudge == "wins_game" and before[pitching] >= 0:
+        if smudge and made and rules.smudge == "wins_game" and before[pitching] >= 0:
             # Seed 000: a smudge wins at once, unless the bidder was in the hole.
             self._won(pitching, "smudge", (Reach(pitching, None),))
         elif rules.winner == "count_order":
@@ -411,7 +410,7 @@ class _Game:
             if reached:
                 self._won(reached[0].side, "count_order", reached)
         elif rules.winner == "bidder_out":
-            if made_and_kept and self.scores[pitching] >= rules.target:
+            if made and self.scores[pitching] >= rules.target:
                 self._won(pitching, "bidder_out", (Reach(pitching, None),))
         else:
             winner = _highest_total(rules, self.scores, self.tiebreak, pitching)
