@@ -9,21 +9,23 @@ from __future__ import annotations
 from dataclasses import dataclass
 from decimal import Decimal
 
+from django.utils.formats import number_format
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, ngettext
+from django.utils.translation import gettext_lazy, ngettext, pgettext_lazy
 
-from pitchkeeper.rules import Category, eldest_of
+from pitchkeeper.rules import PRESET_INFO, Category, eldest_of
 from pitchkeeper.services import GameState
 
 # The table's own words for the points (Russian from seed 000, Norwegian from seed 001).
+# In the "point" context: the Game point is not the game being played (Гейм, not Партия).
 CATEGORY_LABELS = {
-    "high": gettext_lazy("High"),
-    "low": gettext_lazy("Low"),
-    "jack": gettext_lazy("Jack"),
-    "game": gettext_lazy("Game"),
-    "queens": gettext_lazy("Queens"),
-    "kings": gettext_lazy("Kings"),
-    "aces": gettext_lazy("Aces"),
+    "high": pgettext_lazy("point", "High"),
+    "low": pgettext_lazy("point", "Low"),
+    "jack": pgettext_lazy("point", "Jack"),
+    "game": pgettext_lazy("point", "Game"),
+    "queens": pgettext_lazy("point", "Queens"),
+    "kings": pgettext_lazy("point", "Kings"),
+    "aces": pgettext_lazy("point", "Aces"),
 }
 
 # What "nobody took it" means for a point: the Jack was not dealt; Game was tied.
@@ -42,6 +44,11 @@ class SideRow:
     in_hole: bool
     winner: bool
 
+    @property
+    def magnitude(self) -> int:
+        """The score without its sign: plural forms ("1 очко", "-2 очка") go by it."""
+        return abs(self.score)
+
 
 @dataclass(frozen=True)
 class Payment:
@@ -57,7 +64,8 @@ class Payment:
             self.chips,
         ) % {"payer": self.payer, "payee": self.payee, "chips": self.chips}
         if self.money is not None:
-            text += f" ({self.money:.2f})"
+            # In the reader's number format: 1.50 in English, 1,50 in Russian and Norwegian.
+            text += f" ({number_format(self.money, 2)})"
         return text
 
 
@@ -250,8 +258,10 @@ def chart(state: GameState) -> Chart | None:
     return Chart(CHART_WIDTH, CHART_HEIGHT, lines, y(target), y(0), right, top, bottom)
 
 
-# The presets' names, and a line each on how they play, for picking one at a new game.
+# The presets' names, and a line each on how they play, for picking one at a new game;
+# the engine's own words for the presets not translated here yet.
 PRESET_LABELS = {
+    **{name: info.label for name, info in PRESET_INFO.items()},
     "setback": gettext_lazy("Setback"),
     "auction-pitch": gettext_lazy("Auction Pitch"),
     "partnership": gettext_lazy("Partnership"),
@@ -259,6 +269,7 @@ PRESET_LABELS = {
     "blind-all-fours": gettext_lazy("Blind All Fours"),
 }
 PRESET_DESCRIPTIONS = {
+    **{name: info.description for name, info in PRESET_INFO.items()},
     "setback": gettext_lazy("Bids 2–4, to 7; a made bid of 4 wins at once; losers pay chips."),
     "auction-pitch": gettext_lazy(
         "Bids 1–4, to 7; the dealer must bid if all pass; only the bidder goes out."

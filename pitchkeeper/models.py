@@ -21,9 +21,11 @@ class Player(models.Model):
 
     name = models.CharField(_("name"), max_length=MAX_NAME_LENGTH)
     retired = models.BooleanField(_("retired"), default=False)
-    created = models.DateTimeField(auto_now_add=True)
+    created = models.DateTimeField(_("created"), auto_now_add=True)
 
     class Meta:
+        verbose_name = _("player")
+        verbose_name_plural = _("players")
         ordering = [Lower("name")]
         constraints = [
             models.UniqueConstraint(
@@ -45,26 +47,37 @@ def new_share_token() -> str:
 class Game(models.Model):
     # The fully resolved ruleset (Ruleset.to_dict()), so later changes of a preset
     # never rewrite an old game.
-    rules = models.JSONField()
-    first_dealer = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
-    created = models.DateTimeField(auto_now_add=True)
+    rules = models.JSONField(_("rules"))
+    first_dealer = models.ForeignKey(
+        Player, on_delete=models.PROTECT, related_name="+", verbose_name=_("first dealer")
+    )
+    created = models.DateTimeField(_("created"), auto_now_add=True)
     # Changes on every save, so a live scoreboard can answer "not modified" cheaply.
-    updated = models.DateTimeField(auto_now=True)
+    updated = models.DateTimeField(_("updated"), auto_now=True)
     # Money per chip, shown beside the settlement when set.
     chip_value = models.DecimalField(
         _("chip value"), max_digits=8, decimal_places=2, null=True, blank=True
     )
     # The read-only live scoreboard's unguessable address.
-    share_token = models.CharField(max_length=43, unique=True, default=new_share_token)
-    # Derived by the engine:
-    finished_at = models.DateTimeField(null=True, blank=True)
-    winner = models.ForeignKey(
-        Player, on_delete=models.PROTECT, null=True, blank=True, related_name="games_won"
+    share_token = models.CharField(
+        _("share token"), max_length=43, unique=True, default=new_share_token
     )
-    winner_team = models.CharField(max_length=MAX_NAME_LENGTH, blank=True)
-    won_by = models.CharField(max_length=20, blank=True)
+    # Derived by the engine:
+    finished_at = models.DateTimeField(_("finished at"), null=True, blank=True)
+    winner = models.ForeignKey(
+        Player,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="games_won",
+        verbose_name=_("winner"),
+    )
+    winner_team = models.CharField(_("winning team"), max_length=MAX_NAME_LENGTH, blank=True)
+    won_by = models.CharField(_("won by"), max_length=20, blank=True)
 
     class Meta:
+        verbose_name = _("game")
+        verbose_name_plural = _("games")
         ordering = ["-created", "-pk"]
         constraints = [
             models.CheckConstraint(
@@ -74,18 +87,27 @@ class Game(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"Game {self.pk} ({self.rules.get('preset', '?')})"
+        return _("Game %(number)s (%(preset)s)") % {
+            "number": self.pk,
+            "preset": self.rules.get("preset", "?"),
+        }
 
 
 class Seat(models.Model):
     """A player's place at a game's table, clockwise from position 0."""
 
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
-    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="seats")
-    position = models.PositiveSmallIntegerField()
-    team = models.CharField(max_length=MAX_NAME_LENGTH, blank=True)
+    game = models.ForeignKey(
+        Game, on_delete=models.CASCADE, related_name="seats", verbose_name=_("game")
+    )
+    player = models.ForeignKey(
+        Player, on_delete=models.PROTECT, related_name="seats", verbose_name=_("player")
+    )
+    position = models.PositiveSmallIntegerField(_("position"))
+    team = models.CharField(_("team"), max_length=MAX_NAME_LENGTH, blank=True)
 
     class Meta:
+        verbose_name = _("seat")
+        verbose_name_plural = _("seats")
         ordering = ["game", "position"]
         constraints = [
             models.UniqueConstraint(fields=["game", "position"], name="seat_position_unique"),
@@ -94,7 +116,7 @@ class Seat(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.player} in seat {self.position + 1}"
+        return _("%(player)s in seat %(seat)d") % {"player": self.player, "seat": self.position + 1}
 
 
 class Hand(models.Model):
@@ -106,23 +128,34 @@ class Hand(models.Model):
         MISDEAL = "misdeal", _("misdeal")
         REDEAL = "redeal", _("all passed")
 
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="hands")
-    number = models.PositiveIntegerField()
-    misdeal = models.BooleanField(default=False)
-    pitcher = models.ForeignKey(
-        Player, on_delete=models.PROTECT, null=True, blank=True, related_name="hands_pitched"
+    game = models.ForeignKey(
+        Game, on_delete=models.CASCADE, related_name="hands", verbose_name=_("game")
     )
-    bid = models.PositiveSmallIntegerField(null=True, blank=True)
-    auction = models.JSONField(null=True, blank=True)
-    points = models.JSONField(default=dict, blank=True)
-    revoked = models.JSONField(default=list, blank=True)
-    all_tricks = models.BooleanField(default=False)
+    number = models.PositiveIntegerField(_("number"))
+    misdeal = models.BooleanField(_("misdeal"), default=False)
+    pitcher = models.ForeignKey(
+        Player,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="hands_pitched",
+        verbose_name=_("pitcher"),
+    )
+    bid = models.PositiveSmallIntegerField(_("bid"), null=True, blank=True)
+    auction = models.JSONField(_("auction"), null=True, blank=True)
+    points = models.JSONField(_("points"), default=dict, blank=True)
+    revoked = models.JSONField(_("revoked"), default=list, blank=True)
+    all_tricks = models.BooleanField(_("took every trick"), default=False)
     # Derived by the engine:
-    kind = models.CharField(max_length=10, choices=Kind.choices, default=Kind.PLAYED)
-    dealer = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="hands_dealt")
-    made = models.BooleanField(null=True, blank=True)
+    kind = models.CharField(_("kind"), max_length=10, choices=Kind.choices, default=Kind.PLAYED)
+    dealer = models.ForeignKey(
+        Player, on_delete=models.PROTECT, related_name="hands_dealt", verbose_name=_("dealer")
+    )
+    made = models.BooleanField(_("made"), null=True, blank=True)
 
     class Meta:
+        verbose_name = _("hand")
+        verbose_name_plural = _("hands")
         ordering = ["game", "number"]
         constraints = [
             models.UniqueConstraint(fields=["game", "number"], name="hand_number_unique"),
@@ -138,4 +171,7 @@ class Hand(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"Hand {self.number} of game {self.game_id}"
+        return _("Hand %(number)d of game %(game)s") % {
+            "number": self.number,
+            "game": self.game_id,
+        }

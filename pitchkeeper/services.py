@@ -233,7 +233,9 @@ def hand_record(*, game: Game, record: HandRecord) -> GameState:
 
 def _index(state: GameState, number: int) -> int:
     if not 1 <= number <= len(state.hands):
-        raise RuleError(f"there is no hand {number} in this game", field="number")
+        raise RuleError(
+            _("there is no hand %(number)d in this game") % {"number": number}, field="number"
+        )
     return number - 1
 
 
@@ -296,7 +298,10 @@ def game_create(
     )
     seating.check(rules)
     if first_dealer not in players:
-        raise RuleError(f"{first_dealer.name} is not at this table", field="first_dealer")
+        raise RuleError(
+            _("%(name)s is not at this table") % {"name": first_dealer.name},
+            field="first_dealer",
+        )
     game = Game.objects.create(
         rules=rules.to_dict(), first_dealer=first_dealer, chip_value=chip_value
     )
@@ -333,7 +338,9 @@ def games_import(*, games: Sequence[Any]) -> list[Game]:
         try:
             saved.append(_game_import(data))
         except RuleError as error:
-            raise RuleError(f"game {number}: {error}") from None
+            raise RuleError(
+                _("game %(number)d: %(error)s") % {"number": number, "error": error}
+            ) from None
     return saved
 
 

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import os
+import re
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -60,3 +63,117 @@ def make_game(db):
         )
 
     return make
+
+
+# ---- Browser tests (tests/test_browser*.py): Playwright driving Debian's Chromium ----
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--no-first-run",
+]
+# The phone the app is laid out for.
+PHONE = {"width": 360, "height": 740}
+# Chromium logs every 4xx answer to the console; these two are the app's way of showing a
+# form with its errors (400) or a refused action with its message (409), not faults.
+EXPECTED_STATUS_LOGS = re.compile(r"the server responded with a status of (400|409)\b")
+
+
+def _in_ci() -> bool:
+    return os.environ.get("CI", "").strip().lower() not in {"", "0", "false", "no"}
+
+
+def _browser_missing(reason: str) -> None:
+    """Skip on a developer's machine without a browser; on CI, fail: CI must never pass
+    with the browser tests silently skipped."""
+    if _in_ci():
+        pytest.fail(f"{reason}; CI must run the browser tests", pytrace=False)
+    pytest.skip(reason)
+
+
+@pytest.fixture(scope="session")
+def browser():
+    """One headless Chromium for the whole session."""
+    if not CHROMIUM.exists():
+        _browser_missing(f"{CHROMIUM} is missing (apt-get install -y chromium)")
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        _browser_missing("playwright is not installed (pip install -e '.[test]')")
+    # Playwright's sync API keeps an event loop in this thread for the rest of the
+    # session, which makes Django refuse ORM calls from the tests (and from every test
+    # after this one) as if they came from async code. They don't.
+    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(
+            executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, headless=True
+        )
+        yield chromium
+        chromium.close()
+
+
+class Phone:
+    """Browser contexts at phone size on the live server, every page watched for
+    JavaScript errors, console errors and failed requests."""
+
+    def __init__(self, browser: Any, base_url: str) -> None:
+        self.browser = browser
+        self.base_url = base_url
+        self.contexts: list[Any] = []
+        self.problems: list[str] = []
+
+    def new_page(self, context: Any = None, **options: Any) -> Any:
+        """A page in ``context``, or in a new context (another phone) made with
+        ``options`` (e.g. ``java_script_enabled=False``)."""
+        if context is None:
+            context = self.browser.new_context(
+                viewport=PHONE, base_url=self.base_url, locale="en-US", **options
+            )
+            self.contexts.append(context)
+        page = context.new_page()
+        page.set_default_timeout(5_000)
+        self._watch(page)
+        return page
+
+    def _watch(self, page: Any) -> None:
+        problems = self.problems
+        page.on("pageerror", lambda error: problems.append(f"JavaScript error: {error}"))
+
+        def console(message: Any) -> None:
+            if message.type == "error" and not EXPECTED_STATUS_LOGS.search(message.text):
+                problems.append(f"console error on {page.url}: {message.text}")
+
+        def response(answer: Any) -> None:
+            if answer.status >= 500 or (answer.status >= 400 and "/static/" in answer.url):
+                problems.append(f"{answer.status} for {answer.request.method} {answer.url}")
+
+        def failed(request: Any) -> None:
+            # A poll cut short by leaving the page is not a fault.
+            if "ERR_ABORTED" not in (request.failure or ""):
+                problems.append(f"request failed: {request.url} ({request.failure})")
+
+        page.on("console", console)
+        page.on("response", response)
+        page.on("requestfailed", failed)
+
+    def close(self) -> None:
+        for context in self.contexts:
+            context.close()
+
+
+@pytest.fixture
+def phone(browser, live_server):
+    """Pages at 360x740 on the live server; the test fails on any JavaScript error."""
+    phone = Phone(browser, live_server.url)
+    yield phone
+    phone.close()
+    assert not phone.problems, "\n".join(phone.problems)
+
+
+@pytest.fixture
+def page(phone):
+    """One phone's page on the live server."""
+    return phone.new_page()

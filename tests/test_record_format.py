@@ -406,7 +406,11 @@ BAD_RECORDS = {
     "unknown preset": (
         set_in(("rules",), "bridge"),
         "unknown preset 'bridge'; known presets: setback, auction-pitch, partnership, "
-        "pitch-with-bidding, blind-all-fours",
+        "pitch-with-bidding, blind-all-fours, ten-point, campbell-ten, campbell-eleven, "
+        "razzle-dazzle, wahoo-ten, susqy-river, roadhouse, cell, seven-point, seventeen-point, "
+        "maryland-jack, high-five, partnership-draw, nine-five, nine-five-hotshot, "
+        "nine-five-connecticut, five-nine-connecticut, bonanza, contway-six, five-point-joker, "
+        "six-point-joker, smear",
     ),
     "unknown rule setting": (
         set_in(("rules",), {"preset": "setback", "trumps": "hearts"}),
@@ -575,7 +579,11 @@ BAD_RECORDS = {
     "preset a list": (
         set_in(("rules",), {"preset": ["setback"]}),
         "unknown preset ['setback']; known presets: setback, auction-pitch, partnership, "
-        "pitch-with-bidding, blind-all-fours",
+        "pitch-with-bidding, blind-all-fours, ten-point, campbell-ten, campbell-eleven, "
+        "razzle-dazzle, wahoo-ten, susqy-river, roadhouse, cell, seven-point, seventeen-point, "
+        "maryland-jack, high-five, partnership-draw, nine-five, nine-five-hotshot, "
+        "nine-five-connecticut, five-nine-connecticut, bonanza, contway-six, five-point-joker, "
+        "six-point-joker, smear",
     ),
     "players not a list": (
         set_in(("players",), "Ann, Bob, Cy, Dee"),

@@ -174,12 +174,20 @@ def test_max_bid_may_be_open_ended():
         (
             "nope",
             "unknown preset 'nope'; known presets: setback, auction-pitch, partnership, "
-            "pitch-with-bidding, blind-all-fours",
+            "pitch-with-bidding, blind-all-fours, ten-point, campbell-ten, campbell-eleven, "
+            "razzle-dazzle, wahoo-ten, susqy-river, roadhouse, cell, seven-point, seventeen-point, "
+            "maryland-jack, high-five, partnership-draw, nine-five, nine-five-hotshot, "
+            "nine-five-connecticut, five-nine-connecticut, bonanza, contway-six, five-point-joker, "
+            "six-point-joker, smear",
         ),
         (
             {"preset": ["setback"]},
             "unknown preset ['setback']; known presets: setback, auction-pitch, partnership, "
-            "pitch-with-bidding, blind-all-fours",
+            "pitch-with-bidding, blind-all-fours, ten-point, campbell-ten, campbell-eleven, "
+            "razzle-dazzle, wahoo-ten, susqy-river, roadhouse, cell, seven-point, seventeen-point, "
+            "maryland-jack, high-five, partnership-draw, nine-five, nine-five-hotshot, "
+            "nine-five-connecticut, five-nine-connecticut, bonanza, contway-six, five-point-joker, "
+            "six-point-joker, smear",
         ),
         ({"colour": 1}, "unknown rule setting colour"),
         ({"winner": "first"}, "winner must be one of count_order, bidder_out, highest_total"),

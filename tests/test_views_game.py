@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
@@ -337,3 +339,45 @@ def test_game_screen_and_hand_submit_cost_fixed_queries(client, game):
 
     assert _count_queries(client, url) == short_page
     assert _count_queries(client, add, {"action": "misdeal"}) == short_submit
+
+
+def test_edit_saved_with_htmx_sends_the_browser_to_the_game(client, game):
+    hand_record(game=game, record=HandRecord(misdeal=True))
+
+    response = client.post(reverse("hand_edit", args=[game.pk, 1]), hand_post(), **HTMX)
+
+    # Not a 302: htmx would follow it inside the request and swap the game page into
+    # the edit form, which would vanish.
+    assert response.status_code == 200
+    assert response["HX-Redirect"] == reverse("game", args=[game.pk])
+    assert Hand.objects.get().kind == "played"
+
+
+@pytest.mark.parametrize("name", ["game", "hand_edit"])
+def test_htmx_swaps_form_errors_on_the_game_screens(client, game, name):
+    hand_record(game=game, record=HandRecord(misdeal=True))
+    args = [game.pk] if name == "game" else [game.pk, 1]
+
+    html = client.get(reverse(name, args=args)).content.decode()
+
+    # Without this, htmx drops a 400 answer and the errors never reach the screen.
+    assert '<meta name="htmx-config"' in html
+    assert '"code": "40[09]", "swap": true' in html
+
+
+def test_chart_coordinates_keep_a_decimal_point_in_every_language(client, game):
+    for pitcher in ("Bob", "Cy", "Dee"):
+        record = HandRecord(
+            pitcher=pitcher,
+            bid=3,
+            points={"high": "Bob", "low": "Cy", "jack": None, "game": "Ann"},
+        )
+        hand_record(game=game, record=record)
+
+    for language in ("en", "ru", "nb"):
+        html = client.get(reverse("game", args=[game.pk]), HTTP_ACCEPT_LANGUAGE=language)
+        svg = html.content.decode().split('<figure class="chart">')[1].split("</svg>")[0]
+        numbers = re.findall(r'\b(?:x|y|x1|x2|y1|y2)="([^"]*)"', svg)
+        assert numbers, svg
+        # "168,0" from a Russian or Norwegian number format is no SVG length.
+        assert all(re.fullmatch(r"-?\d+(\.\d+)?", number) for number in numbers), numbers

@@ -8,7 +8,7 @@ from django import forms
 from django.utils.translation import gettext as _
 
 from pitchkeeper.display import NOBODY_WORDS, category_label
-from pitchkeeper.rules import Category, HandRecord, RuleError, bidding_order, legal_bids
+from pitchkeeper.rules import HandRecord, RuleError, bidding_order, legal_bids
 from pitchkeeper.services import GameState
 
 PASS = "pass"
@@ -136,10 +136,14 @@ class HandForm(forms.Form):
         return [self[name] for name in self.fields if name.startswith("point_")]
 
     @property
-    def count_groups(self) -> list[tuple[Category, list[forms.BoundField]]]:
+    def count_groups(self) -> list[tuple[str, list[forms.BoundField]]]:
+        """Each counted point's name, in the reader's language, with its fields."""
         rules = self.state.record.rules
         return [
-            (c, [self[name] for name in self.fields if name.startswith(f"count_{c.key}_")])
+            (
+                category_label(c),
+                [self[name] for name in self.fields if name.startswith(f"count_{c.key}_")],
+            )
             for c in rules.categories
             if c.kind == "count"
         ]

@@ -6,6 +6,7 @@ records; the rest of the app stores facts and calls in.
 
 from __future__ import annotations
 
+from .bids import Contract, all_bids, contract, describe_bids
 from .engine import (
     GameResult,
     HandRecord,
@@ -19,26 +20,36 @@ from .engine import (
     settle,
 )
 from .errors import RuleError
+from .presets import DEFAULT_PRESET, GROUPS, PRESET_INFO, PRESETS, PresetInfo, resolve_rules
 from .record import FORMAT, GameRecord, game_to_data, load_json, parse_game
-from .ruleset import DEFAULT_PRESET, PRESETS, Category, Ruleset, resolve_rules
+from .ruleset import Bid, Category, MoonBid, Ruleset
 from .seating import Seating, Team
 
 __all__ = [
     "DEFAULT_PRESET",
     "FORMAT",
+    "GROUPS",
     "PRESETS",
+    "PRESET_INFO",
+    "Bid",
     "Category",
+    "Contract",
     "GameRecord",
     "GameResult",
     "HandRecord",
     "HandResult",
+    "MoonBid",
+    "PresetInfo",
     "Reach",
     "RuleError",
     "Ruleset",
     "Seating",
     "Team",
+    "all_bids",
     "bidding_order",
     "check_auction",
+    "contract",
+    "describe_bids",
     "eldest_of",
     "game_to_data",
     "legal_bids",

@@ -6,14 +6,26 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from .bids import Contract, all_bids, contract, describe_bids
 from .errors import RuleError
-from .ruleset import FORCED_DEALER_MIN_BID, Category, Ruleset
+from .ruleset import Bid, Category, Ruleset
 from .seating import Seating
 
 HandKind = Literal["played", "misdeal", "redeal"]
-WonBy = Literal["count_order", "smudge", "bidder_out", "highest_total"]
+WonBy = Literal[
+    "count_order",
+    "smudge",
+    "bidder_out",
+    "highest_total",
+    "win_by",
+    "smudge_failed",
+    "floor",
+    "draw",
+]
 # What a category went to: a side, nobody, or for a count category each side's count.
 Taken = str | None | dict[str, int]
+# Each side's score before a hand, for the bids a side may only make at some scores.
+Scores = Mapping[str, int]
 
 
 @dataclass(frozen=True)
@@ -22,16 +34,19 @@ class HandRecord:
 
     Give ``pitcher`` and ``bid``, or the whole ``auction`` as (player, bid or None for a
     pass) in bidding order. ``points`` maps every category key to who took it.
+    ``partner``, where the pitcher calls one, is who held the called card; None when
+    the pitcher held it and played alone.
     """
 
     misdeal: bool = False
-    auction: tuple[tuple[str, int | None], ...] | None = None
+    auction: tuple[tuple[str, Bid | None], ...] | None = None
     pitcher: str | None = None
-    bid: int | None = None
+    bid: Bid | None = None
     points: Mapping[str, Any] = field(default_factory=dict)
     revoked: tuple[str, ...] = ()
     all_tricks: bool = False
     dealer: str | None = None
+    partner: str | None = None
 
 
 @dataclass(frozen=True)
@@ -41,7 +56,7 @@ class HandResult:
     kind: HandKind
     pitcher: str | None = None
     pitching_side: str | None = None
-    bid: int | None = None
+    bid: Bid | None = None
     made: bool | None = None
     smudge: bool = False
     points: dict[str, Taken] = field(default_factory=dict)
@@ -51,6 +66,7 @@ class HandResult:
     delta: dict[str, int] = field(default_factory=dict)
     scores: dict[str, int] = field(default_factory=dict)
     set_back: tuple[str, ...] = ()
+    partner: str | None = None
 
 
 @dataclass(frozen=True)
@@ -73,14 +89,19 @@ class GameResult:
     setbacks: dict[str, int]
     dealer: str | None
     winner: str | None = None
+    # Why the game ended; "draw" ends it with no winner.
     won_by: WonBy | None = None
-    # In count order: every side that reached the target on the winning hand, in order.
+    # Every side that reached the target on the winning hand, in order.
     reached: tuple[Reach, ...] = ()
     settlement: dict[str, int] | None = None
 
     @property
     def finished(self) -> bool:
-        return self.winner is not None
+        return self.won_by is not None
+
+    @property
+    def drawn(self) -> bool:
+        return self.won_by == "draw"
 
     def in_hole(self, side: str) -> bool:
         return self.scores[side] < 0
@@ -105,33 +126,96 @@ def bidding_order(seating: Seating, dealer: str) -> tuple[str, ...]:
 
 
 def legal_bids(
-    rules: Ruleset, seating: Seating, dealer: str, auction: Sequence[tuple[str, int | None]]
-) -> tuple[str, list[int], bool]:
-    """Whose turn it is in a partly recorded auction, the bids open to them, and
-    whether they may pass. The auction so far must be legal."""
+    rules: Ruleset,
+    seating: Seating,
+    dealer: str,
+    auction: Sequence[tuple[str, Bid | None]],
+    scores: Scores | None = None,
+) -> tuple[str, list[Bid], bool]:
+    """Whose turn it is in a partly recorded auction, the bids open to them (lowest
+    first), and whether they may pass. The auction so far must be legal.
+
+    ``scores``, each side's score before the hand, leaves out the moon bids the
+    bidder's side may not make at its score; without it they are all offered.
+    """
     order = bidding_order(seating, dealer)
     if len(auction) >= len(order):
         raise RuleError("the auction is complete", field="auction")
-    high = max((bid for _, bid in auction if bid is not None), default=None)
+    placed = [
+        _check_bid(rules, seating, name, bid, None) for name, bid in auction if bid is not None
+    ]
+    high = max(placed, key=lambda earlier: earlier.rank, default=None)
     player = order[len(auction)]
-    forced = player == dealer and high is None and rules.all_pass == "dealer_forced"
-    lowest = rules.min_bid if high is None else high + 1
-    if forced:
-        lowest = max(lowest, FORCED_DEALER_MIN_BID)
-    if player == dealer and high is not None and _may_steal(rules, high):
-        lowest = high
-    return player, list(range(lowest, rules.highest_bid + 1)), not forced
+    forced = _forced(rules, player, dealer, high)
+    open_to = []
+    for bid in all_bids(rules):
+        offer = contract(rules, bid)
+        assert offer is not None  # every bid all_bids gives is a bid of the rules
+        if not _outbids(rules, offer, high, player == dealer):
+            continue
+        if forced and offer.rank < _forced_rank(rules):
+            continue
+        if _moon_refusal(rules, seating, player, bid, scores) is None:
+            open_to.append(bid)
+    return player, open_to, not forced
 
 
-def _may_steal(rules: Ruleset, high: int) -> bool:
-    # Seed 000: a smudge (a bid of max_bid) cannot be taken away.
-    return rules.dealer_may_steal and high != rules.max_bid
+def _forced(rules: Ruleset, player: str, dealer: str, high: Contract | None) -> bool:
+    return player == dealer and high is None and rules.all_pass == "dealer_forced"
+
+
+def _forced_least(rules: Ruleset) -> int:
+    return max(rules.min_bid, rules.forced_min_bid)
+
+
+def _forced_rank(rules: Ruleset) -> tuple[int, int, int]:
+    return (0, _forced_least(rules), 0)
+
+
+def _outbids(rules: Ruleset, bid: Contract, high: Contract | None, by_dealer: bool) -> bool:
+    if high is None:
+        return True
+    if bid.rank == high.rank:
+        return by_dealer and _may_steal(rules, high)
+    return bid.rank > high.rank
+
+
+def _may_steal(rules: Ruleset, high: Contract) -> bool:
+    # Seed 000: a smudge (a bid of max_bid) cannot be taken away, nor can a moon bid.
+    return rules.dealer_may_steal and high.rank[0] == 0 and high.rank[1] != rules.max_bid
+
+
+def _moon_refusal(
+    rules: Ruleset, seating: Seating, player: str, bid: Bid, scores: Scores | None
+) -> str | None:
+    """Why ``player``'s side may not make this moon bid at its score (Bonanza), if so."""
+    moon = rules.moon(bid)
+    if moon is None or scores is None:
+        return None
+    side = seating.side_of(player)
+    score = scores[side]
+    if score < 0 and not moon.allowed_in_hole:
+        return f"{player} cannot bid {bid}: {side} is in the hole"
+    if moon.allowed_under is not None and score >= moon.allowed_under:
+        return (
+            f"{player} cannot bid {bid}: {side} has {score}, and {bid} is only open "
+            f"below {moon.allowed_under}"
+        )
+    return None
 
 
 def check_auction(
-    rules: Ruleset, seating: Seating, dealer: str, auction: Sequence[Sequence[Any]]
-) -> tuple[str | None, int | None]:
-    """The pitcher and the winning bid of a recorded auction (None, None: all passed)."""
+    rules: Ruleset,
+    seating: Seating,
+    dealer: str,
+    auction: Sequence[Sequence[Any]],
+    scores: Scores | None = None,
+) -> tuple[str | None, Bid | None]:
+    """The pitcher and the winning bid of a recorded auction (None, None: all passed).
+
+    ``scores``, each side's score before the hand, refuses the moon bids a side may
+    not make at its score.
+    """
     order = bidding_order(seating, dealer)
     if len(auction) != len(order):
         raise RuleError(
@@ -139,7 +223,8 @@ def check_auction(
             f"from {order[0]} (left of the dealer) round to {dealer}, the dealer",
             field="auction",
         )
-    high: int | None = None
+    high: Contract | None = None
+    high_bid: Bid | None = None
     high_bidder: str | None = None
     for expected, entry in zip(order, auction, strict=True):
         if not isinstance(entry, Sequence) or isinstance(entry, str) or len(entry) != 2:
@@ -152,48 +237,57 @@ def check_auction(
                 f"from {order[0]}, left of the dealer, to {dealer}, the dealer",
                 field="auction",
             )
-        forced = player == dealer and high is None and rules.all_pass == "dealer_forced"
+        forced = _forced(rules, player, dealer, high)
         if bid is None:
             if forced:
                 raise RuleError(
                     f"everybody else passed, so {dealer}, the dealer, must bid at least "
-                    f"{max(FORCED_DEALER_MIN_BID, rules.min_bid)}",
+                    f"{_forced_least(rules)}",
                     field="auction",
                 )
             continue
-        _check_bid_value(rules, player, bid)
-        if forced and bid < FORCED_DEALER_MIN_BID:
+        offer = _check_bid(rules, seating, player, bid, scores)
+        if forced and offer.rank < _forced_rank(rules):
             raise RuleError(
                 f"everybody else passed, so {dealer}, the dealer, must bid at least "
-                f"{FORCED_DEALER_MIN_BID}",
+                f"{_forced_least(rules)}",
                 field="auction",
             )
-        if high is not None and bid <= high:
-            steal = player == dealer and rules.dealer_may_steal and bid == high
-            if steal and not _may_steal(rules, high):
+        if high is not None and not _outbids(rules, offer, high, player == dealer):
+            if offer.rank == high.rank and player == dealer and rules.dealer_may_steal:
+                what = f"a bid of {rules.max_bid}" if high.rank[0] == 0 else "a moon bid"
                 raise RuleError(
-                    f"{dealer} cannot take {high_bidder}'s {high}: a bid of "
-                    f"{rules.max_bid} cannot be taken away",
+                    f"{dealer} cannot take {high_bidder}'s {high_bid}: {what} cannot be taken away",
                     field="auction",
                 )
-            if not steal:
-                raise RuleError(
-                    f"{player} bid {bid} but {high_bidder} already bid {high}; "
-                    "each bid must be higher",
-                    field="auction",
-                )
-        high, high_bidder = bid, player
-    return high_bidder, high
+            raise RuleError(
+                f"{player} bid {bid} but {high_bidder} already bid {high_bid}; "
+                "each bid must be higher",
+                field="auction",
+            )
+        high, high_bid, high_bidder = offer, bid, player
+    return high_bidder, high_bid
 
 
-def _check_bid_value(rules: Ruleset, player: str, bid: object) -> None:
-    if not isinstance(bid, int) or isinstance(bid, bool):
-        raise RuleError(f"{player}'s bid must be a whole number or a pass", field="bid")
-    if not rules.min_bid <= bid <= rules.highest_bid:
-        raise RuleError(
-            f"{player} bid {bid}; bids go from {rules.min_bid} to {rules.highest_bid}",
-            field="bid",
-        )
+def _check_bid(
+    rules: Ruleset, seating: Seating, player: str, bid: object, scores: Scores | None
+) -> Contract:
+    """The contract of ``player``'s bid, refusing a bid the rules do not have."""
+    written = isinstance(bid, int) or (isinstance(bid, str) and rules.word_bids)
+    if isinstance(bid, bool) or not written:
+        kinds = "a whole number or a pass"
+        if rules.word_bids:
+            kinds = f"a pass or a bid {describe_bids(rules)}"
+        raise RuleError(f"{player}'s bid must be {kinds}", field="bid")
+    found = contract(rules, bid)
+    if found is None:
+        # A text bid is quoted, so that "3" is not taken for the number 3.
+        shown = repr(bid) if isinstance(bid, str) else bid
+        raise RuleError(f"{player} bid {shown}; bids go {describe_bids(rules)}", field="bid")
+    refusal = _moon_refusal(rules, seating, player, bid, scores)
+    if refusal is not None:
+        raise RuleError(refusal, field="bid")
+    return found
 
 
 def _taken_points(
@@ -261,11 +355,107 @@ def _one_category(category: Category, seating: Seating, entry: Any) -> tuple[Tak
     return counts, {side: n * category.value for side, n in counts.items()}
 
 
-def _took_everything(rules: Ruleset, side: str, by_category: dict[str, dict[str, int]]) -> bool:
-    return all(
-        by_category[c.key].get(side, 0) == c.most_points and c.most_points > 0
-        for c in rules.categories
-    )
+def _took_everything(rules: Ruleset, points: Mapping[str, int]) -> bool:
+    return all(points[c.key] == c.most_points and c.most_points > 0 for c in rules.categories)
+
+
+def _hand_teams(
+    rules: Ruleset, sides: tuple[str, ...], pitching: str, partner: str | None
+) -> tuple[tuple[str, ...], ...]:
+    """Who scores together this hand, the pitcher first in its team: each side alone,
+    or, with a called partner, the pitcher and partner against everybody else."""
+    if not rules.called_partner:
+        return tuple((side,) for side in sides)
+    ours = (pitching,) if partner is None else (pitching, partner)
+    return ours, tuple(side for side in sides if side not in ours)
+
+
+@dataclass(frozen=True)
+class _Outcome:
+    """A played hand scored, before any floor: whether the bid was made, each side's
+    change, and what counting the points in order needs."""
+
+    made: bool | None
+    ours: tuple[str, ...]
+    delta: dict[str, int]
+    set_back: tuple[str, ...]
+    # The pitcher's team, counted first when it scores on a bid (seed 000).
+    first: tuple[str, ...]
+    # Per category, what it counts for each scoring side outside ``first``.
+    credited: dict[str, dict[str, int]]
+
+
+def _outcome(
+    rules: Ruleset,
+    teams: tuple[tuple[str, ...], ...],
+    ours: tuple[str, ...],
+    by_category: dict[str, dict[str, int]],
+    bid: Contract | None,
+    revoked: tuple[str, ...],
+    all_tricks: bool,
+) -> _Outcome:
+    points = {
+        team: {c.key: sum(by_category[c.key].get(s, 0) for s in team) for c in rules.categories}
+        for team in teams
+    }
+    revoking = {team for team in teams if any(side in revoked for side in team)}
+    made: bool | None = None
+    if bid is not None:
+        if bid.need is None:
+            made = _took_everything(rules, points[ours]) and (all_tricks or not bid.all_tricks)
+        else:
+            made = sum(points[ours].values()) >= bid.need
+        # Seed 000, renonce: a pitcher that revoked is set back, whatever it took, so
+        # it neither made its bid nor can win by a smudge or go out on this hand.
+        made = made and ours not in revoking
+    # Seed 000, renonce: a revoking side scores nothing and is set back by the bid;
+    # when somebody else revoked, the pitcher scores what it took even short of the bid.
+    pitcher_set = made is False and revoking <= {ours}
+    others_score = rules.non_pitchers_score or (rules.non_pitchers_score_when_set and pitcher_set)
+    delta: dict[str, int] = {}
+    credited: dict[str, dict[str, int]] = {c.key: {} for c in rules.categories}
+    set_back: list[str] = []
+    first: tuple[str, ...] = ()
+    for team in teams:
+        counted: tuple[Category, ...] = ()
+        if team in revoking or (team == ours and pitcher_set):
+            change = -(bid.stake if bid else 0)
+            if bid is not None:
+                set_back.extend(team)
+        elif team == ours:
+            change = _pitcher_score(rules, bid, made, sum(points[ours].values()))
+            if bid is not None:
+                first = ours
+            else:
+                counted = rules.categories
+        else:
+            counted = tuple(
+                c for c in rules.categories if others_score or c.key in rules.anyone_scores
+            )
+            change = sum(points[team][c.key] for c in counted)
+        for category in counted:
+            if points[team][category.key]:
+                for side in team:
+                    credited[category.key][side] = points[team][category.key]
+        for side in team:
+            delta[side] = change
+    return _Outcome(made, ours, delta, tuple(set_back), first, credited)
+
+
+def _pitcher_score(rules: Ruleset, bid: Contract | None, made: bool | None, taken: int) -> int:
+    """What the pitcher's team scores when it is not set back."""
+    if bid is None or not made:
+        # Without bidding, or excused by another side's revoke though short of the bid.
+        return taken
+    if bid.fixed_score is not None:
+        return bid.fixed_score
+    score = taken
+    if bid.need is not None:
+        if rules.made_scores == "bid":
+            score = min(score, bid.need)
+        if taken == bid.need:
+            score += rules.exact_bid_bonus
+    return score * bid.multiplier
 
 
 @dataclass
@@ -288,10 +478,11 @@ class _Game:
 
     def play(self, record: HandRecord) -> None:
         number = len(self.hands) + 1
-        if self.winner is not None:
-            won_on = len(self.hands)
+        if self.won_by is not None:
+            ended = "drawn" if self.won_by == "draw" else "won"
             raise RuleError(
-                f"the game was won on hand {won_on}; no hand can follow it", hand=number
+                f"the game was {ended} on hand {len(self.hands)}; no hand can follow it",
+                hand=number,
             )
         try:
             result = self._hand(number, record)
@@ -315,12 +506,14 @@ class _Game:
         pitcher, bid = self._contract(record)
         if pitcher is None:
             _refuse_entries(record, "everybody passed, so nothing was played: no points or revokes")
-            return HandResult(number, dealer, "redeal", scores=unchanged)  # same dealer
+            if self.rules.redeal_passes_deal:
+                self.dealer = self.next_dealer()  # seed 004, Connecticut: the deal moves on
+            return HandResult(number, dealer, "redeal", scores=unchanged)
         result = self._score(number, record, pitcher, bid)
         self.dealer = self.next_dealer()
         return result
 
-    def _contract(self, record: HandRecord) -> tuple[str | None, int | None]:
+    def _contract(self, record: HandRecord) -> tuple[str | None, Bid | None]:
         rules, seating = self.rules, self.seating
         if not rules.bidding:
             if record.auction is not None or record.bid is not None:
@@ -332,7 +525,7 @@ class _Game:
                 )
             return eldest, None
         if record.auction is not None:
-            pitcher, bid = check_auction(rules, seating, self.dealer, record.auction)
+            pitcher, bid = check_auction(rules, seating, self.dealer, record.auction, self.scores)
             if record.pitcher is not None and pitcher is None:
                 raise RuleError("everybody passed, so nobody pitched", field="pitcher")
             if record.pitcher is not None and seating.player(record.pitcher) != pitcher:
@@ -343,79 +536,53 @@ class _Game:
         if record.pitcher is None or record.bid is None:
             raise RuleError("give the pitcher and the bid, or the whole auction", field="pitcher")
         pitcher = seating.player(record.pitcher)
-        _check_bid_value(rules, pitcher, record.bid)
+        _check_bid(rules, seating, pitcher, record.bid, self.scores)
         return pitcher, record.bid
 
-    def _score(self, number: int, record: HandRecord, pitcher: str, bid: int | None) -> HandResult:
+    def _partner(self, record: HandRecord, pitcher: str) -> str | None:
+        if record.partner is None:
+            return None
+        if not self.rules.called_partner:
+            raise RuleError(
+                "only a game where the pitcher calls a partner names one", field="partner"
+            )
+        partner = self.seating.player(record.partner)
+        if partner == pitcher:
+            raise RuleError(
+                f"{pitcher} pitched; leave the partner out when {pitcher} held the called card",
+                field="partner",
+            )
+        return partner
+
+    def _score(self, number: int, record: HandRecord, pitcher: str, bid: Bid | None) -> HandResult:
         rules, seating = self.rules, self.seating
         went_to, by_category = _taken_points(rules, seating, record.points)
         sides = seating.sides
         taken = {s: sum(by_category[c.key].get(s, 0) for c in rules.categories) for s in sides}
         revoked = tuple(dict.fromkeys(seating.side_of(name) for name in record.revoked))
         pitching = seating.side_of(pitcher)
-        smudge = rules.is_smudge(bid)
-
-        made: bool | None = None
-        if bid is not None:
-            if smudge:
-                made = _took_everything(rules, pitching, by_category) and (
-                    rules.smudge != "all_tricks" or record.all_tricks
-                )
-            else:
-                made = taken[pitching] >= bid
-            # Seed 000, renonce: a pitcher that revoked is set back, whatever it took, so
-            # it neither made its bid nor can win by a smudge or go out on this hand.
-            made = made and pitching not in revoked
-        # Seed 000, renonce: a revoking side scores nothing and is set back by the bid;
-        # when somebody else revoked, the pitcher scores what it took even short of the bid.
-        excused = any(side != pitching for side in revoked)
-        delta: dict[str, int] = {}
-        set_back: list[str] = []
-        scoring: set[str] = set()
-        for side in sides:
-            if side in revoked or (side == pitching and made is False and not excused):
-                delta[side] = -(bid or 0)
-                if bid is not None:
-                    set_back.append(side)
-            elif side == pitching and made and smudge and rules.smudge == "all_tricks":
-                delta[side] = bid or 0  # seed 004: the fifth point only for a bid smudge
-                scoring.add(side)
-            elif side == pitching or rules.non_pitchers_score:
-                delta[side] = taken[side]
-                scoring.add(side)
-            else:
-                delta[side] = 0
+        partner = self._partner(record, pitcher)
+        teams = _hand_teams(rules, sides, pitching, partner)
+        ours = next(team for team in teams if pitching in team)
+        offer = None if bid is None else contract(rules, bid)
+        outcome = _outcome(rules, teams, ours, by_category, offer, revoked, record.all_tricks)
 
         before = dict(self.scores)
+        delta: dict[str, int] = {}
         for side in sides:
-            self.scores[side] += delta[side]
+            change = outcome.delta[side]
+            if rules.score_floor is not None:
+                # Contway: scores never go below the floor.
+                change = max(change, rules.score_floor - before[side])
+            delta[side] = change
+            self.scores[side] += change
             self.tiebreak[side] += sum(by_category[key].get(side, 0) for key in rules.tiebreak)
+        set_back = tuple(side for side in sides if side in outcome.set_back)
         for side in set_back:
             self.setbacks[side] += 1
-
-        if smudge and made and rules.smudge == "wins_game" and before[pitching] >= 0:
-            # Seed 000: a smudge wins at once, unless the bidder was in the hole.
-            self._won(pitching, "smudge", (Reach(pitching, None),))
-        elif rules.winner == "count_order":
-            reached = _count_order(
-                rules,
-                before,
-                delta,
-                by_category,
-                scoring,
-                pitching if bid else None,
-                # Sides (teams too) in bidding order, for ties on a count category.
-                tuple(dict.fromkeys(map(seating.side_of, bidding_order(seating, self.dealer)))),
-            )
-            if reached:
-                self._won(reached[0].side, "count_order", reached)
-        elif rules.winner == "bidder_out":
-            if made and self.scores[pitching] >= rules.target:
-                self._won(pitching, "bidder_out", (Reach(pitching, None),))
-        else:
-            winner = _highest_total(rules, self.scores, self.tiebreak, pitching)
-            if winner is not None:
-                self._won(winner, "highest_total", (Reach(winner, None),))
+        # Sides (teams too) in bidding order, for ties.
+        order = tuple(dict.fromkeys(map(seating.side_of, bidding_order(seating, self.dealer))))
+        self._decide(before, delta, outcome, pitching, offer, order)
 
         return HandResult(
             number,
@@ -424,35 +591,118 @@ class _Game:
             pitcher=pitcher,
             pitching_side=pitching,
             bid=bid,
-            made=made,
-            smudge=smudge,
+            made=outcome.made,
+            smudge=rules.is_smudge(bid),
             points=went_to,
             revoked=revoked,
             all_tricks=record.all_tricks,
             taken=taken,
             delta=delta,
             scores=dict(self.scores),
-            set_back=tuple(set_back),
+            set_back=set_back,
+            partner=partner,
         )
 
-    def _won(self, side: str, won_by: WonBy, reached: tuple[Reach, ...]) -> None:
-        self.winner, self.won_by, self.reached = side, won_by, reached
+    def _decide(
+        self,
+        before: dict[str, int],
+        delta: dict[str, int],
+        outcome: _Outcome,
+        pitching: str,
+        bid: Contract | None,
+        order: tuple[str, ...],
+    ) -> None:
+        """Whether the hand just scored ends the game, and how."""
+        rules, scores = self.rules, self.scores
+        # Seed 000: a smudge wins at once, unless the bidder was in the hole.
+        from_hole = bid is not None and not bid.wins_from_hole and before[pitching] < 0
+        if bid is not None and outcome.made and bid.wins_game and not from_hole:
+            self._end(pitching, "smudge", (Reach(pitching, None),))
+            return
+        if bid is not None and bid.loses_game and pitching in outcome.set_back:
+            # Seed 004, shoot the moon: set back, it loses the game.
+            winner = _best(scores, [side for side in order if side not in outcome.ours])
+            self._end(winner, "smudge_failed", (Reach(winner, None),))
+            return
+        reaches = _target_reaches(
+            rules, scores, before, delta, outcome, pitching, order, self.tiebreak
+        )
+        if reaches:
+            self._end(
+                reaches[0].side, "win_by" if rules.win_by is not None else rules.winner, reaches
+            )
+            return
+        floor = rules.lose_at
+        fallen = [side for side in order if floor is not None and scores[side] <= floor]
+        if fallen:
+            # Seed 004, nine-five: a side at the floor loses and the best of the others wins.
+            winner = _best(scores, [side for side in order if side not in fallen] or list(order))
+            self._end(winner, "floor", (Reach(winner, None),))
+        elif rules.draw_at is not None and min(scores.values()) <= rules.draw_at:
+            self._end(None, "draw", ())
+
+    def _end(self, winner: str | None, won_by: WonBy, reached: tuple[Reach, ...]) -> None:
+        self.winner, self.won_by, self.reached = winner, won_by, reached
+
+
+def _best(scores: Mapping[str, int], sides: Sequence[str]) -> str:
+    """The highest score among ``sides``; between equals, the first of them."""
+    return max(sides, key=lambda side: scores[side])
 
 
 def _refuse_entries(record: HandRecord, message: str) -> None:
-    if record.points or record.revoked or record.all_tricks:
+    if record.points or record.revoked or record.all_tricks or record.partner:
         raise RuleError(message, field="points")
     if record.misdeal and (record.auction or record.pitcher or record.bid is not None):
         raise RuleError(message, field="misdeal")
+
+
+def _target_reaches(
+    rules: Ruleset,
+    scores: dict[str, int],
+    before: dict[str, int],
+    delta: dict[str, int],
+    outcome: _Outcome,
+    pitching: str,
+    order: tuple[str, ...],
+    tiebreak: dict[str, int],
+) -> tuple[Reach, ...]:
+    """The sides that win by the target at the end of this hand, the winner first."""
+    if rules.winner == "highest_total":
+        winner = _highest_total(rules, scores, tiebreak, pitching)
+        reaches: tuple[Reach, ...] = () if winner is None else (Reach(winner, None),)
+    elif rules.winner == "bidder_out" and outcome.made:
+        reaches = tuple(Reach(side, None) for side in outcome.ours if scores[side] >= rules.target)
+    elif rules.winner == "bidder_out":
+        reaches = ()
+        if rules.setter_goes_out and pitching in outcome.set_back:
+            reaches = _count_order(rules, before, delta, (), outcome.credited, order)
+    else:
+        reaches = _count_order(rules, before, delta, outcome.first, outcome.credited, order)
+    if rules.win_by is None:
+        return reaches
+    if rules.winner == "count_order":
+        # A side already at the target may win on a hand it did not score, once another
+        # side falls back far enough.
+        counted = {reach.side for reach in reaches}
+        reaches += tuple(
+            Reach(side, None)
+            for side in order
+            if side not in counted and side not in outcome.set_back and scores[side] >= rules.target
+        )
+    return tuple(reach for reach in reaches if _leads_by(scores, reach.side, rules.win_by))
+
+
+def _leads_by(scores: Mapping[str, int], side: str, margin: int) -> bool:
+    return all(scores[side] - score >= margin for other, score in scores.items() if other != side)
 
 
 def _count_order(
     rules: Ruleset,
     before: dict[str, int],
     delta: dict[str, int],
-    by_category: dict[str, dict[str, int]],
-    scoring: set[str],
-    pitching: str | None,
+    first: tuple[str, ...],
+    credited: dict[str, dict[str, int]],
     order: tuple[str, ...],
 ) -> tuple[Reach, ...]:
     """Seed 000: the pitcher's points are counted first, then the others' category by
@@ -460,16 +710,14 @@ def _count_order(
     ``order`` is the sides in bidding order."""
     running = dict(before)
     reached: list[Reach] = []
-    if pitching is not None and pitching in scoring:
-        running[pitching] += delta[pitching]
-        if running[pitching] >= rules.target:
-            reached.append(Reach(pitching, None))
+    for side in first:
+        running[side] += delta[side]
+        if running[side] >= rules.target:
+            reached.append(Reach(side, None))
     seat_rank = {name: i for i, name in enumerate(order)}
     for category in rules.categories:
         newly: list[str] = []
-        for side, points in by_category[category.key].items():
-            if side not in scoring or side == pitching:
-                continue
+        for side, points in credited[category.key].items():
             running[side] += points
             if running[side] >= rules.target and all(r.side != side for r in reached):
                 newly.append(side)
@@ -500,7 +748,8 @@ def _highest_total(
 def settle(
     rules: Ruleset, scores: dict[str, int], setbacks: dict[str, int], winner: str | None
 ) -> dict[str, int] | None:
-    """Each side's net chips once the game is won; they sum to zero."""
+    """Each side's net chips once the game is won; they sum to zero. A drawn game
+    (no winner) is not settled."""
     if winner is None or rules.settlement == "none":
         return None
     owed: dict[str, int] = {}
@@ -541,7 +790,7 @@ def replay(
         hands=tuple(game.hands),
         scores=dict(game.scores),
         setbacks=dict(game.setbacks),
-        dealer=None if game.winner else game.dealer,
+        dealer=None if game.won_by else game.dealer,
         winner=game.winner,
         won_by=game.won_by,
         reached=game.reached,

@@ -13,13 +13,24 @@ from typing import Any
 
 from .engine import GameResult, HandRecord, HandResult, replay
 from .errors import RuleError
-from .ruleset import Ruleset, resolve_rules
+from .presets import resolve_rules
+from .ruleset import Bid, Ruleset
 from .seating import Seating, Team
 
 FORMAT = "pitchkeeper.game/1"
 MAX_NAME_LENGTH = 40
 GAME_KEYS = {"format", "id", "rules", "players", "teams", "first_dealer", "hands", "result"}
-HAND_KEYS = {"misdeal", "auction", "pitcher", "bid", "points", "revoked", "all_tricks", "dealer"}
+HAND_KEYS = {
+    "misdeal",
+    "auction",
+    "pitcher",
+    "bid",
+    "points",
+    "revoked",
+    "all_tricks",
+    "dealer",
+    "partner",
+}
 
 
 @dataclass(frozen=True)
@@ -76,7 +87,7 @@ def parse_game(data: Any) -> GameRecord:
     hands = []
     for number, raw in enumerate(raw_hands, start=1):
         try:
-            hands.append(parse_hand(raw))
+            hands.append(parse_hand(raw, rules))
         except RuleError as error:
             raise error.at_hand(number) from None
     record = GameRecord(rules, seating, first_dealer, tuple(hands))
@@ -102,7 +113,10 @@ def _parse_teams(raw: Any) -> tuple[Team, ...]:
     return tuple(teams)
 
 
-def parse_hand(raw: Any) -> HandRecord:
+def parse_hand(raw: Any, rules: Ruleset | None = None) -> HandRecord:
+    """A hand record from its JSON data. Without ``rules`` a bid may be any whole
+    number or text, for the engine to check; with them, text only where the rules have
+    bids written as text ("6x2", "moon")."""
     if not isinstance(raw, Mapping):
         raise RuleError("a hand must be a JSON object")
     unknown = set(raw) - HAND_KEYS
@@ -111,15 +125,19 @@ def parse_hand(raw: Any) -> HandRecord:
     for key in ("misdeal", "all_tricks"):
         if not isinstance(raw.get(key, False), bool):
             raise RuleError(f'"{key}" must be true or false', field=key)
-    for key in ("pitcher", "dealer"):
+    for key in ("pitcher", "dealer", "partner"):
         if key in raw and raw[key] is not None and not isinstance(raw[key], str):
             raise RuleError(f'"{key}" must be a player\'s name', field=key)
+    words = rules is None or rules.word_bids
     bid = raw.get("bid")
-    if bid is not None and (not isinstance(bid, int) or isinstance(bid, bool)):
-        raise RuleError('"bid" must be a whole number', field="bid")
+    if bid is not None and not _is_bid(bid, words):
+        message = '"bid" must be a whole number'
+        if words:
+            message += ' or a bid written as text, such as "6x2" or "moon"'
+        raise RuleError(message, field="bid")
     auction = raw.get("auction")
     if auction is not None:
-        auction = _parse_auction(auction)
+        auction = _parse_auction(auction, words)
     revoked = raw.get("revoked", [])
     if not isinstance(revoked, list) or not all(isinstance(n, str) for n in revoked):
         raise RuleError('"revoked" must be a list of names', field="revoked")
@@ -135,10 +153,17 @@ def parse_hand(raw: Any) -> HandRecord:
         revoked=tuple(revoked),
         all_tricks=raw.get("all_tricks", False),
         dealer=raw.get("dealer"),
+        partner=raw.get("partner"),
     )
 
 
-def _parse_auction(raw: Any) -> tuple[tuple[str, int | None], ...]:
+def _is_bid(value: Any, words: bool) -> bool:
+    if isinstance(value, bool):
+        return False
+    return isinstance(value, int) or (words and isinstance(value, str))
+
+
+def _parse_auction(raw: Any, words: bool) -> tuple[tuple[str, Bid | None], ...]:
     message = '"auction" must be a list of [player, bid] pairs, null for a pass'
     if not isinstance(raw, list):
         raise RuleError(message, field="auction")
@@ -147,9 +172,7 @@ def _parse_auction(raw: Any) -> tuple[tuple[str, int | None], ...]:
         if not isinstance(entry, Sequence) or isinstance(entry, str) or len(entry) != 2:
             raise RuleError(message, field="auction")
         name, bid = entry
-        if not isinstance(name, str) or not (
-            bid is None or (isinstance(bid, int) and not isinstance(bid, bool))
-        ):
+        if not isinstance(name, str) or not (bid is None or _is_bid(bid, words)):
             raise RuleError(message, field="auction")
         pairs.append((name, bid))
     return tuple(pairs)
@@ -169,6 +192,8 @@ def hand_to_data(hand: HandRecord) -> dict[str, Any]:
             data["pitcher"] = hand.pitcher
         if hand.bid is not None:
             data["bid"] = hand.bid
+    if hand.partner is not None:
+        data["partner"] = hand.partner
     if hand.points:
         data["points"] = dict(hand.points)
     if hand.revoked:

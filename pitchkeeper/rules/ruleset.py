@@ -1,13 +1,15 @@
-"""Rule settings and the presets built from them.
+"""Rule settings: the scoring points, the bids above the plain numbers, and the ruleset.
 
-A ruleset is a preset plus overrides. A game stores the fully resolved ruleset
-(``Ruleset.to_dict()``), so a later change of a preset never rewrites an old game.
+A ruleset is a preset (``presets.py``) plus overrides. A game stores the fully resolved
+ruleset (``Ruleset.to_dict()``), so a later change of a preset never rewrites an old game.
+Every setting added after the first presets defaults to what the engine did before it,
+so a stored ruleset that lacks it still means what it meant.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import asdict, dataclass, fields, replace
+import re
+from dataclasses import asdict, dataclass
 from typing import Any, Literal
 
 from .errors import RuleError
@@ -16,6 +18,7 @@ Kind = Literal["one", "count"]
 AllPass = Literal["redeal", "dealer_forced"]
 LowTo = Literal["holder", "capturer"]
 Smudge = Literal["none", "wins_game", "all_tricks"]
+MadeScores = Literal["taken", "bid"]
 Winner = Literal["count_order", "bidder_out", "highest_total"]
 Settlement = Literal["chips", "pot", "none"]
 
@@ -23,12 +26,20 @@ CHOICES: dict[str, tuple[str, ...]] = {
     "all_pass": ("redeal", "dealer_forced"),
     "low_to": ("holder", "capturer"),
     "smudge": ("none", "wins_game", "all_tricks"),
+    "made_scores": ("taken", "bid"),
     "winner": ("count_order", "bidder_out", "highest_total"),
     "settlement": ("chips", "pot", "none"),
 }
 
 # A dealer forced to bid after everybody passed must bid at least this (seeds 001, 004).
 FORCED_DEALER_MIN_BID = 2
+
+# A moon bid is written as its key, so the key must not read as a number or as a
+# doubled bid ("6x2"); starting with a letter is enough.
+MOON_KEY = re.compile(r"[a-z][a-z0-9_-]*")
+
+# A bid as a record writes it: a whole number, "6x2" for six doubled, or a moon bid's key.
+Bid = int | str
 
 
 @dataclass(frozen=True)
@@ -54,11 +65,52 @@ class Category:
         return self.value * (self.max_count or 0)
 
 
+# The points of the whole family (seed 004). Who took Game is the scorekeeper's call,
+# however the table counts it (pips, jokers as half a pip, tens only), so one Game
+# category serves them all.
 HIGH = Category("high", "High", required=True)
 LOW = Category("low", "Low", required=True)
 JACK = Category("jack", "Jack")
 GAME = Category("game", "Game")
 HIGH_LOW_JACK_GAME = (HIGH, LOW, JACK, GAME)
+# The jick: the other jack of the trump colour, played as a trump.
+OFF_JACK = Category("off_jack", "Off-jack")
+JOKER = Category("joker", "Joker")
+BIG_JOKER = Category("big_joker", "Big joker")
+LITTLE_JOKER = Category("little_joker", "Little joker")
+# Two jokers that nothing tells apart: each side takes a number of them.
+JOKERS = Category("jokers", "Jokers", kind="count", max_count=2)
+# Campbell: the two of trumps is kept by whoever played it.
+TWO = Category("two", "Two")
+THREE = Category("three", "Three", value=3)
+OFF_THREE = Category("off_three", "Off-three", value=3)
+FIVE = Category("five", "Five", value=5)
+OFF_FIVE = Category("off_five", "Off-five", value=5)
+NINE = Category("nine", "Nine", value=9)
+TEN = Category("ten", "Ten")
+OFF_ACE = Category("off_ace", "Off-ace")
+LAST_TRICK = Category("last_trick", "Last trick", required=True)
+
+
+@dataclass(frozen=True)
+class MoonBid:
+    """A bid of every point of the hand, ranked above every numbered bid ("shoot the
+    moon", nine-five's smudge and blind smudge, hotshot, double-18). A record writes
+    it as its ``key``.
+
+    ``value`` is what it scores when made and costs when set. ``all_tricks``: it also
+    needs every trick. ``decides_game``: made, it wins the game at once; set, it loses
+    it. ``allowed_in_hole`` and ``allowed_under`` say who may bid it (Bonanza: not a
+    side in the hole, nor one at 46 or more).
+    """
+
+    key: str
+    label: str
+    value: int
+    all_tricks: bool = False
+    decides_game: bool = False
+    allowed_in_hole: bool = True
+    allowed_under: int | None = None
 
 
 @dataclass(frozen=True)
@@ -67,19 +119,50 @@ class Ruleset:
     min_players: int = 2
     max_players: int = 7
     partnership: bool = False
+    # Each hand the pitcher calls a card and its holder is the pitcher's partner for
+    # that hand, everybody else the other partnership; scores stay each player's own.
+    called_partner: bool = False
     target: int = 7
+    # The lead over every other side a winner needs at the end of the hand.
+    win_by: int | None = None
     bidding: bool = True
     min_bid: int = 2
     max_bid: int | None = 4
+    # Every numbered bid may also be bid doubled ("6x2", six for twelve), ranked just
+    # above it: made it scores twice, set it costs twice.
+    doubled_bids: bool = False
+    moon_bids: tuple[MoonBid, ...] = ()
     dealer_may_steal: bool = True
     all_pass: AllPass = "redeal"
+    # With all_pass redeal: the next player deals instead of the same dealer.
+    redeal_passes_deal: bool = False
+    # The least a forced dealer bids, when it is above min_bid.
+    forced_min_bid: int = FORCED_DEALER_MIN_BID
     categories: tuple[Category, ...] = HIGH_LOW_JACK_GAME
     low_to: LowTo = "holder"
     smudge: Smudge = "none"
+    # What a made bid scores: everything taken, or no more than the bid.
+    made_scores: MadeScores = "taken"
+    # Added to a made bid that took exactly the bid (Maryland jack: 1).
+    exact_bid_bonus: int = 0
     winner: Winner = "count_order"
+    # With bidder_out: a side reaching the target on a hand that set the pitcher back
+    # goes out too.
+    setter_goes_out: bool = False
     # The categories whose points, taken over the whole game, break a highest_total tie.
     tiebreak: tuple[str, ...] = ("high", "low", "jack")
     non_pitchers_score: bool = True
+    # With non_pitchers_score false: the other sides still score on a hand that set
+    # the pitcher back.
+    non_pitchers_score_when_set: bool = False
+    # The categories a side other than the pitcher's scores even where the two
+    # settings above keep it from scoring (Maryland jack's off-jack).
+    anyone_scores: tuple[str, ...] = ()
+    # Scores never go below this (Contway: 0).
+    score_floor: int | None = None
+    # A side whose score falls to this loses (nine-five: -100), or the game is drawn.
+    lose_at: int | None = None
+    draw_at: int | None = None
     settlement: Settlement = "none"
     chips_plus: int = 1
     chips_zero_or_minus: int = 2
@@ -108,17 +191,52 @@ class Ruleset:
                 raise RuleError(f"category {category.key}: kind must be one or count")
             if category.value < 1:
                 raise RuleError(f"category {category.key}: value must be at least 1")
-        unknown = set(self.tiebreak) - set(keys)
-        if unknown:
-            raise RuleError(f"tiebreak names unknown categories: {', '.join(sorted(unknown))}")
+        for name in ("tiebreak", "anyone_scores"):
+            unknown = set(getattr(self, name)) - set(keys)
+            if unknown:
+                raise RuleError(f"{name} names unknown categories: {', '.join(sorted(unknown))}")
         if self.smudge != "none" and self.max_bid is None:
             raise RuleError("a smudge is a bid of max_bid, so max_bid must be set")
         for name in ("chips_plus", "chips_zero_or_minus", "chips_per_setback", "ante"):
             if getattr(self, name) < 0:
                 raise RuleError(f"{name} must not be negative")
+        self._check_later_settings()
+
+    def _check_later_settings(self) -> None:
+        moon_keys = [moon.key for moon in self.moon_bids]
+        if len(set(moon_keys)) != len(moon_keys):
+            raise RuleError("moon bid keys must be unique")
+        for moon in self.moon_bids:
+            if not MOON_KEY.fullmatch(moon.key):
+                raise RuleError(
+                    f"moon bid {moon.key!r}: its key must start with a small letter and hold "
+                    "only small letters, digits, - and _"
+                )
+            if moon.value < 1:
+                raise RuleError(f"moon bid {moon.key}: value must be at least 1")
+        if self.called_partner and self.partnership:
+            raise RuleError("called_partner is for tables without fixed teams (partnership)")
+        if self.called_partner and self.min_players < 3:
+            raise RuleError("a called partner needs at least 3 players (min_players)")
+        if self.win_by is not None and self.win_by < 1:
+            raise RuleError("win_by must be at least 1, or null")
+        if self.forced_min_bid < 1:
+            raise RuleError("forced_min_bid must be at least 1")
+        if self.exact_bid_bonus < 0:
+            raise RuleError("exact_bid_bonus must not be negative")
+        # Every score starts at 0, so a floor above it, or a loss or draw at or above
+        # it, would be there before the first hand.
+        if self.score_floor is not None and self.score_floor > 0:
+            raise RuleError("score_floor must not be above 0")
+        for name in ("lose_at", "draw_at"):
+            if getattr(self, name) is not None and getattr(self, name) >= 0:
+                raise RuleError(f"{name} must be below 0")
 
     def category(self, key: str) -> Category | None:
         return next((c for c in self.categories if c.key == key), None)
+
+    def moon(self, key: object) -> MoonBid | None:
+        return next((m for m in self.moon_bids if m.key == key), None)
 
     @property
     def most_points(self) -> int:
@@ -127,157 +245,52 @@ class Ruleset:
 
     @property
     def highest_bid(self) -> int:
+        """The highest numbered bid; moon bids rank above it."""
         return self.max_bid if self.max_bid is not None else self.most_points
 
-    def is_smudge(self, bid: int | None) -> bool:
+    @property
+    def word_bids(self) -> bool:
+        """Whether some bids are written as text ("6x2", "moon")."""
+        return self.doubled_bids or bool(self.moon_bids)
+
+    def is_smudge(self, bid: Bid | None) -> bool:
+        """Whether a bid needs every point: a moon bid, or the smudge bid of max_bid."""
+        if isinstance(bid, str):
+            return self.moon(bid) is not None
         return self.smudge != "none" and bid is not None and bid == self.max_bid
 
     def to_dict(self) -> dict[str, Any]:
         data = asdict(self)
         data["categories"] = [asdict(c) for c in self.categories]
+        data["moon_bids"] = [asdict(m) for m in self.moon_bids]
         data["tiebreak"] = list(self.tiebreak)
+        data["anyone_scores"] = list(self.anyone_scores)
         return data
 
 
-SETTING_NAMES = tuple(f.name for f in fields(Ruleset))
-
-PRESETS: dict[str, Ruleset] = {
-    "setback": Ruleset(
-        preset="setback",
-        smudge="wins_game",
-        settlement="chips",
-    ),
-    "auction-pitch": Ruleset(
-        preset="auction-pitch",
-        min_players=2,
-        min_bid=1,
-        all_pass="dealer_forced",
-        low_to="capturer",
-        winner="bidder_out",
-    ),
-    "partnership": Ruleset(
-        preset="partnership",
-        min_players=4,
-        max_players=6,
-        partnership=True,
-        target=11,
-        max_bid=5,
-        all_pass="dealer_forced",
-        low_to="capturer",
-        smudge="all_tricks",
-    ),
-    "pitch-with-bidding": Ruleset(
-        preset="pitch-with-bidding",
-        min_bid=1,
-        max_bid=None,
-        dealer_may_steal=False,
-        categories=(
-            HIGH,
-            LOW,
-            JACK,
-            Category("queens", "Queens", value=2, kind="count", max_count=4),
-            Category("kings", "Kings", value=3, kind="count", max_count=4),
-            Category("aces", "Aces", value=4, kind="count", max_count=4),
-        ),
-        low_to="capturer",
-        winner="highest_total",
-    ),
-    "blind-all-fours": Ruleset(
-        preset="blind-all-fours",
-        target=11,
-        bidding=False,
-        min_bid=1,
-        max_bid=None,
-        dealer_may_steal=False,
-    ),
-}
-
-DEFAULT_PRESET = "setback"
-
-
-def _category_from(data: Any, index: int) -> Category:
-    where = f"categories[{index}]"
-    if not isinstance(data, Mapping):
-        raise RuleError(f"{where} must be an object with key, label, value and kind")
-    names = {f.name for f in fields(Category)}
-    unknown = set(data) - names
-    if unknown:
-        raise RuleError(f"{where}: unknown setting {', '.join(sorted(unknown))}")
-    key = data.get("key")
-    if not isinstance(key, str) or not key:
-        raise RuleError(f"{where}: key must be a non-empty text")
-    values = {"key": key, "label": data.get("label", key)}
-    for name, kind in (("value", int), ("kind", str), ("required", bool), ("max_count", int)):
-        if name in data:
-            if not _is(data[name], kind, allow_none=name == "max_count"):
-                raise RuleError(f"{where} ({key}): {name} has the wrong type")
-            values[name] = data[name]
-    return Category(**values)
-
-
-def _is(value: Any, kind: type, *, allow_none: bool = False) -> bool:
-    if value is None:
-        return allow_none
-    if kind is int:
-        return isinstance(value, int) and not isinstance(value, bool)
-    return isinstance(value, kind)
-
-
-def resolve_rules(spec: str | Mapping[str, Any] | None) -> Ruleset:
-    """A preset name, or ``{"preset": name, setting: value, ...}``, as a full ruleset.
-
-    A resolved ruleset (``to_dict()`` output) resolves to itself.
-    """
-    if spec is None:
-        spec = DEFAULT_PRESET
-    if isinstance(spec, str):
-        spec = {"preset": spec}
-    if not isinstance(spec, Mapping):
-        raise RuleError("rules must be a preset name or an object of settings")
-    name = spec.get("preset", DEFAULT_PRESET)
-    # Checked as text first: a list or an object here is unhashable.
-    if not isinstance(name, str) or name not in PRESETS:
-        raise RuleError(f"unknown preset {name!r}; known presets: {', '.join(PRESETS)}")
-    base = PRESETS[name]
-    unknown = set(spec) - set(SETTING_NAMES)
-    if unknown:
-        raise RuleError(f"unknown rule setting {', '.join(sorted(unknown))}")
-    overrides: dict[str, Any] = {}
-    for f in fields(Ruleset):
-        if f.name not in spec or f.name == "preset":
-            continue
-        value = spec[f.name]
-        default = getattr(base, f.name)
-        if f.name == "categories":
-            if not isinstance(value, list | tuple):
-                raise RuleError("categories must be a list")
-            value = tuple(_category_from(item, i) for i, item in enumerate(value))
-        elif f.name == "tiebreak":
-            if not isinstance(value, list | tuple) or not all(isinstance(v, str) for v in value):
-                raise RuleError("tiebreak must be a list of category keys")
-            value = tuple(value)
-        elif f.name == "max_bid":
-            if not _is(value, int, allow_none=True):
-                raise RuleError("max_bid must be a whole number or null (open-ended)")
-        elif not _is(value, type(default)):
-            raise RuleError(f"{f.name} must be {_type_words(default)}")
-        overrides[f.name] = value
-    return replace(base, **overrides)
-
-
-def _type_words(default: Any) -> str:
-    if isinstance(default, bool):
-        return "true or false"
-    if isinstance(default, int):
-        return "a whole number"
-    return "a text"
-
-
 __all__ = [
+    "BIG_JOKER",
+    "Bid",
     "Category",
-    "DEFAULT_PRESET",
+    "FIVE",
     "FORCED_DEALER_MIN_BID",
-    "PRESETS",
+    "GAME",
+    "HIGH",
+    "HIGH_LOW_JACK_GAME",
+    "JACK",
+    "JOKER",
+    "JOKERS",
+    "LAST_TRICK",
+    "LITTLE_JOKER",
+    "LOW",
+    "MoonBid",
+    "NINE",
+    "OFF_ACE",
+    "OFF_FIVE",
+    "OFF_JACK",
+    "OFF_THREE",
     "Ruleset",
-    "resolve_rules",
+    "TEN",
+    "THREE",
+    "TWO",
 ]

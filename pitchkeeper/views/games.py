@@ -7,8 +7,10 @@ from typing import Any
 from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django_htmx.http import HttpResponseClientRedirect
 
 from pitchkeeper import display
 from pitchkeeper.forms.hand import HandForm, initial_for
@@ -123,6 +125,9 @@ def hand_change(request: HttpRequest, pk: int, number: int) -> HttpResponse:
                 form.add_rule_error(error)
             else:
                 messages.success(request, _("Hand %(number)s changed.") % {"number": number})
+                if request.htmx:
+                    # A redirect would be followed inside the XHR and swapped into the form.
+                    return HttpResponseClientRedirect(reverse("game", args=[pk]))
                 return redirect("game", pk=pk)
         status = 400
     else:

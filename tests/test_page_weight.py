@@ -1,0 +1,154 @@
+"""Page weight: no screen costs more than 100 KB to transfer, compressed, with every
+stylesheet, script, font and icon it pulls in from static/.
+
+Sizes are gzip's (level 9, as WhiteNoise stores them) for text; PNG, WOFF2 and the like
+are counted as they are, since compressing them again gains nothing.
+"""
+
+from __future__ import annotations
+
+import gzip
+import re
+from html.parser import HTMLParser
+from pathlib import Path, PurePosixPath
+
+import pytest
+from django.conf import settings
+from django.contrib.staticfiles import finders
+from django.urls import reverse
+
+from pitchkeeper.rules import HandRecord
+from pitchkeeper.services import GameState, game_state, hand_record, player_add
+
+pytestmark = pytest.mark.django_db
+
+BUDGET = 100 * 1024
+ALREADY_COMPRESSED = {".png", ".jpg", ".jpeg", ".webp", ".avif", ".gif", ".woff", ".woff2"}
+# What a page makes the browser fetch: stylesheets, scripts, icons, the manifest.
+FETCHED_LINKS = {"stylesheet", "icon", "apple-touch-icon", "manifest", "preload", "modulepreload"}
+CSS_URL = re.compile(r"""url\(\s*['"]?([^'")]+)['"]?\s*\)""")
+
+
+class Assets(HTMLParser):
+    """The URLs of the files a page loads."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.urls: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        attributes = dict(attrs)
+        if tag == "link" and FETCHED_LINKS & set((attributes.get("rel") or "").split()):
+            self.urls.append(attributes.get("href") or "")
+        elif tag in {"script", "img", "source"} and attributes.get("src"):
+            self.urls.append(attributes["src"] or "")
+
+
+def transferred(data: bytes, name: str) -> int:
+    if PurePosixPath(name).suffix.lower() in ALREADY_COMPRESSED:
+        return len(data)
+    return len(gzip.compress(data, compresslevel=9, mtime=0))
+
+
+def static_file(url: str) -> tuple[str, bytes]:
+    """A static file by its URL, read through the staticfiles finders."""
+    prefix = "/" + settings.STATIC_URL.lstrip("/")
+    assert url.startswith(prefix), f"{url} is not served from static/ (no CDNs)"
+    name = url.removeprefix(prefix).split("?")[0].split("#")[0]
+    path = finders.find(name)
+    assert path, f"{url} is referenced but not found in static/"
+    return name, Path(path).read_bytes()
+
+
+def page_weight(html: bytes) -> dict[str, int]:
+    """Compressed bytes per file: the page and everything it loads from static/."""
+    sizes = {"(html)": transferred(html, "page.html")}
+    parser = Assets()
+    parser.feed(html.decode())
+    pending = list(parser.urls)
+    while pending:
+        url = pending.pop()
+        name, data = static_file(url)
+        if name in sizes:
+            continue
+        sizes[name] = transferred(data, name)
+        if name.endswith(".css"):
+            # Fonts and images the stylesheet pulls in, relative to it.
+            for ref in CSS_URL.findall(data.decode()):
+                if not ref.startswith(("data:", "#")):
+                    base = PurePosixPath(settings.STATIC_URL) / PurePosixPath(name).parent
+                    target = ref if ref.startswith("/") else f"/{base}/{ref}"
+                    pending.append(str(PurePosixPath(target)))
+    return sizes
+
+
+def long_game(make_game) -> GameState:
+    """A setback game of 30 hands that nobody has won: each hand's leader pitches 3,
+    takes only High and is set back, so nobody gets near 7."""
+    game = make_game("setback", ("Ann", "Bob", "Cy", "Dee")).game
+    state = game_state(game=game)
+    for _hand in range(30):
+        scores = state.result.scores
+        sides = sorted(scores, key=lambda side: -scores[side])
+        record = HandRecord(
+            pitcher=sides[0],
+            bid=3,
+            points={"high": sides[0], "low": sides[1], "jack": sides[2], "game": None},
+        )
+        state = hand_record(game=game, record=record)
+    assert state.result.winner is None and len(state.hands) == 30
+    return state
+
+
+@pytest.fixture
+def screens(make_game):
+    """Every screen's URL, each with a realistic amount of data."""
+    state = long_game(make_game)
+    for name in ("Eve", "Fay", "Gus"):
+        player_add(name=name)
+    won = make_game("setback", ("Ann", "Bob", "Cy")).game
+    smudge = {"high": "Bob", "low": "Bob", "jack": "Bob", "game": "Bob"}
+    hand_record(game=won, record=HandRecord(pitcher="Bob", bid=4, points=smudge))
+    game = state.game
+    return {
+        "home": reverse("home"),
+        "players": reverse("players"),
+        "game_new": reverse("game_new"),
+        "game (30 hands)": reverse("game", args=[game.pk]),
+        "game over": reverse("game", args=[won.pk]),
+        "hand_edit": reverse("hand_edit", args=[game.pk, 30]),
+        "live": reverse("live", args=[game.share_token]),
+    }
+
+
+def test_every_screen_is_under_100_kb_compressed(client, screens):
+    weights = {}
+    for screen, url in screens.items():
+        response = client.get(url)
+        assert response.status_code == 200, url
+        weights[screen] = page_weight(response.content)
+
+    report = "\n".join(
+        f"{screen}: {sum(sizes.values())} bytes "
+        + ", ".join(f"{name} {size}" for name, size in sizes.items())
+        for screen, sizes in weights.items()
+    )
+    print(report)  # shown with -s
+    assert all(sum(sizes.values()) < BUDGET for sizes in weights.values()), report
+    # Every page loads the stylesheet and htmx from static/, counted above.
+    assert all({"css/app.css", "js/htmx.min.js"} <= set(sizes) for sizes in weights.values())
+
+
+def test_weights_count_what_the_page_pulls_in():
+    html = (
+        b'<link rel="stylesheet" href="/static/css/app.css">'
+        b'<link rel="icon" href="/static/icons/icon-192.png">'
+        b'<script src="/static/js/app.js" defer></script>'
+    )
+    sizes = page_weight(html)
+
+    png = Path(finders.find("icons/icon-192.png")).read_bytes()
+    assert sizes["icons/icon-192.png"] == len(png)
+    css = Path(finders.find("css/app.css")).read_bytes()
+    assert 0 < sizes["css/app.css"] < len(css)
+    assert set(sizes) == {"(html)", "css/app.css", "icons/icon-192.png", "js/app.js"}
