@@ -11,13 +11,24 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
+from django.contrib.auth.base_user import AbstractBaseUser
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.db.models import F, Prefetch, QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from pitchkeeper.models import Game, Hand, Player, Seat
+from pitchkeeper.models import (
+    Club,
+    Game,
+    Hand,
+    Invitation,
+    Membership,
+    Player,
+    Role,
+    Seat,
+    new_token,
+)
 from pitchkeeper.rules import (
     GameRecord,
     GameResult,
@@ -264,17 +275,17 @@ def hand_delete(*, game: Game, number: int) -> GameState:
     return _save(state, records, rows)
 
 
-def roster(names: Sequence[str]) -> dict[str, Player]:
-    """The roster players of these names, matched without regard to case, added when new.
+def roster(names: Sequence[str], *, club: Club) -> dict[str, Player]:
+    """The club's players of these names, matched without regard to case, added when new.
 
     Compared in Python: SQLite's LOWER() folds ASCII letters only.
     """
-    known = {player.name.casefold(): player for player in Player.objects.all()}
+    known = {player.name.casefold(): player for player in club.players.all()}
     players = {}
     for name in names:
         player = known.get(name.casefold())
         if player is None:
-            player = Player.objects.create(name=check_name(name, "a player's name"))
+            player = Player.objects.create(club=club, name=check_name(name, "a player's name"))
             known[name.casefold()] = player
         players[name] = player
     return players
@@ -289,7 +300,10 @@ def game_create(
     teams: Mapping[str, Sequence[Player]] | None = None,
     chip_value: Decimal | None = None,
 ) -> GameState:
-    """A new game with ``players`` in clockwise seat order."""
+    """A new game of the players' club with ``players`` in clockwise seat order."""
+    club_ids = {player.club_id for player in players}
+    if len(club_ids) != 1:
+        raise RuleError(_("all players of a game must be of one club"), field="players")
     seating = Seating(
         tuple(p.name for p in players),
         tuple(
@@ -303,7 +317,10 @@ def game_create(
             field="first_dealer",
         )
     game = Game.objects.create(
-        rules=rules.to_dict(), first_dealer=first_dealer, chip_value=chip_value
+        club_id=club_ids.pop(),
+        rules=rules.to_dict(),
+        first_dealer=first_dealer,
+        chip_value=chip_value,
     )
     Seat.objects.bulk_create(
         Seat(
@@ -317,9 +334,9 @@ def game_create(
     return game_state(game=game)
 
 
-def _game_import(data: Any) -> Game:
+def _game_import(data: Any, club: Club) -> Game:
     record = parse_game(data)
-    players = roster(record.seating.players)
+    players = roster(record.seating.players, club=club)
     state = game_create(
         players=[players[name] for name in record.seating.players],
         first_dealer=players[record.first_dealer],
@@ -330,13 +347,13 @@ def _game_import(data: Any) -> Game:
 
 
 @transaction.atomic
-def games_import(*, games: Sequence[Any]) -> list[Game]:
-    """Save game records, all or nothing: the first bad one raises a RuleError that
-    says which game and hand, and nothing is saved."""
+def games_import(*, club: Club, games: Sequence[Any]) -> list[Game]:
+    """Save game records into ``club``, all or nothing: the first bad one raises a
+    RuleError that says which game and hand, and nothing is saved."""
     saved = []
     for number, data in enumerate(games, start=1):
         try:
-            saved.append(_game_import(data))
+            saved.append(_game_import(data, club))
         except RuleError as error:
             raise RuleError(
                 _("game %(number)d: %(error)s") % {"number": number, "error": error}
@@ -358,19 +375,16 @@ def game_rematch(*, game: Game) -> GameState:
         if seat.team:
             teams.setdefault(seat.team, []).append(seat.player)
     dealer_seat = next(i for i, p in enumerate(players) if p.pk == game.first_dealer_id)
-    state = game_create(
+    return game_create(
         players=players,
         first_dealer=players[(dealer_seat + 1) % len(players)],
         rules=resolve_rules(game.rules),
         teams=teams,
+        chip_value=game.chip_value,
     )
-    if game.chip_value is not None:
-        state.game.chip_value = game.chip_value
-        state.game.save(update_fields=["chip_value"])
-    return state
 
 
-def player_name_check(name: str, *, player: Player | None = None) -> str:
+def player_name_check(name: str, *, club: Club, player: Player | None = None) -> str:
     """``name`` stripped, as ``check_name`` does, or a ValidationError saying what is
     wrong with it: empty, too long, or the name of another player in any case.
 
@@ -385,7 +399,7 @@ def player_name_check(name: str, *, player: Player | None = None) -> str:
             code="max_length",
             params={"limit": MAX_NAME_LENGTH, "length": len(name)},
         )
-    others = Player.objects.exclude(pk=player.pk) if player else Player.objects.all()
+    others = club.players.exclude(pk=player.pk) if player else club.players.all()
     folded = name.casefold()
     for other in others.values_list("name", flat=True):
         if other.casefold() == folded:
@@ -398,7 +412,7 @@ def player_name_check(name: str, *, player: Player | None = None) -> str:
 
 
 def _save_name(player: Player, name: str) -> Player:
-    player.name = player_name_check(name, player=player if player.pk else None)
+    player.name = player_name_check(name, club=player.club, player=player if player.pk else None)
     try:
         # A savepoint, so that losing a race to the unique constraint leaves any
         # surrounding transaction usable.
@@ -413,9 +427,9 @@ def _save_name(player: Player, name: str) -> Player:
     return player
 
 
-def player_add(*, name: str) -> Player:
-    """A new player on the roster."""
-    return _save_name(Player(), name)
+def player_add(*, club: Club, name: str) -> Player:
+    """A new player on the club's roster."""
+    return _save_name(Player(club=club), name)
 
 
 def player_rename(*, player: Player, name: str) -> Player:
@@ -428,4 +442,95 @@ def player_retire(*, player: Player, retired: bool) -> Player:
     games are kept."""
     player.retired = retired
     player.save(update_fields=["retired"])
+    return player
+
+
+def share_link_renew(*, game: Game) -> Game:
+    """A new unguessable live scoreboard address; the old one stops working."""
+    game.share_token = new_token()
+    game.save(update_fields=["share_token", "updated"])
+    return game
+
+
+CLUB_NAME_LENGTH = 60
+
+
+@transaction.atomic
+def club_create(*, name: str, owner: AbstractBaseUser) -> Club:
+    """A new club with ``owner`` as its first member."""
+    name = name.strip()
+    if not name:
+        raise ValidationError(_("Give the club a name."), code="required")
+    if len(name) > CLUB_NAME_LENGTH:
+        raise ValidationError(
+            _("A club name can be at most %(limit)d characters long."),
+            code="max_length",
+            params={"limit": CLUB_NAME_LENGTH},
+        )
+    club = Club.objects.create(name=name)
+    Membership.objects.create(club=club, user=owner, role=Role.OWNER)
+    return club
+
+
+def _role(role: str) -> str:
+    if role not in Role.values:
+        raise ValidationError(_("Choose owner, scorekeeper or viewer."), code="invalid")
+    return role
+
+
+def invitation_create(*, club: Club, role: str, by: AbstractBaseUser) -> Invitation:
+    """A link that lets whoever follows it join ``club`` as ``role``."""
+    return Invitation.objects.create(club=club, role=_role(role), created_by=by)
+
+
+def invitation_revoke(*, club: Club, pk: int) -> None:
+    if not club.invitations.filter(pk=pk).update(revoked=True):
+        raise ValidationError(_("There is no such invitation."), code="missing")
+
+
+@transaction.atomic
+def invitation_accept(*, invitation: Invitation, user: AbstractBaseUser) -> Membership:
+    """``user`` joins the invitation's club; a member already keeps their role."""
+    membership, _created = Membership.objects.get_or_create(
+        club=invitation.club, user=user, defaults={"role": invitation.role}
+    )
+    return membership
+
+
+@transaction.atomic
+def member_change(*, club: Club, pk: int, role: str | None) -> None:
+    """Give member ``pk`` a new role, or remove them (``role`` None). A club always
+    keeps an owner."""
+    membership = club.memberships.select_for_update().filter(pk=pk).first()
+    if membership is None:
+        raise ValidationError(_("There is no such member."), code="missing")
+    if role is not None:
+        membership.role = _role(role)
+    owners = club.memberships.filter(role=Role.OWNER).exclude(pk=pk).exists()
+    if not owners and (role is None or membership.role != Role.OWNER):
+        raise ValidationError(_("A club needs an owner: make someone else owner first."))
+    if role is None:
+        club.players.filter(user=membership.user).update(user=None)
+        membership.delete()
+    else:
+        membership.save(update_fields=["role"])
+
+
+def player_link(*, club: Club, player_pk: int, member_pk: int | None) -> Player:
+    """Link a roster player to a member's account (or unlink it)."""
+    player = club.players.filter(pk=player_pk).first()
+    if player is None:
+        raise ValidationError(_("There is no such player."), code="missing")
+    user = None
+    if member_pk is not None:
+        membership = club.memberships.filter(pk=member_pk).select_related("user").first()
+        if membership is None:
+            raise ValidationError(_("There is no such member."), code="missing")
+        user = membership.user
+        if club.players.filter(user=user).exclude(pk=player.pk).exists():
+            raise ValidationError(
+                _("%(user)s already plays as another player of this club.") % {"user": user}
+            )
+    player.user = user
+    player.save(update_fields=["user"])
     return player

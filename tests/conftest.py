@@ -8,9 +8,17 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.test import Client
+from django.utils import translation
 
+from pitchkeeper.access import CURRENT_CLUB
+from pitchkeeper.models import Club
 from pitchkeeper.rules import FORMAT, resolve_rules
-from pitchkeeper.services import GameState, game_create, roster
+from pitchkeeper.services import GameState, club_create, game_create, roster
+
+PASSWORD = "a long table password"
 
 
 def example_record(**overrides: Any) -> dict[str, Any]:
@@ -45,16 +53,56 @@ def game_data():
     return example_record
 
 
+@pytest.fixture(autouse=True)
+def _language_reset():
+    """A request in Russian leaves Russian active in the thread; the next test starts
+    in English again."""
+    yield
+    translation.activate(settings.LANGUAGE_CODE)
+
+
 @pytest.fixture
-def make_game(db):
-    """A new game in the database: ``make_game("setback", ["Ann", "Bob", "Cy"])``."""
+def user(db):
+    """The signed-in scorekeeper of most tests: owner of ``club``."""
+    return get_user_model().objects.create_user("owner", password=PASSWORD)
+
+
+@pytest.fixture
+def club(user) -> Club:
+    return club_create(name="Thursday table", owner=user)
+
+
+def sign_in(client: Any, user: Any, club: Club | None = None) -> Any:
+    """``client`` signed in as ``user`` with ``club`` as the current club."""
+    client.force_login(user)
+    if club is not None:
+        session = client.session
+        session[CURRENT_CLUB] = club.pk
+        session.save()
+    return client
+
+
+@pytest.fixture
+def client(client, user, club):
+    """Django's test client, signed in as the owner of ``club``."""
+    return sign_in(client, user, club)
+
+
+@pytest.fixture
+def anonymous_client():
+    return Client()
+
+
+@pytest.fixture
+def make_game(club):
+    """A new game of ``club``: ``make_game("setback", ["Ann", "Bob", "Cy"])``."""
 
     def make(
         preset: str | dict[str, Any] = "setback",
         names: tuple[str, ...] = ("Ann", "Bob", "Cy", "Dee"),
         teams: dict[str, list[str]] | None = None,
     ) -> GameState:
-        players = roster(list(names))
+        players = roster(list(names), club=club)
         return game_create(
             players=[players[name] for name in names],
             first_dealer=players[names[0]],

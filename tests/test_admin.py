@@ -16,8 +16,8 @@ def admin_client(client):
     return client
 
 
-def test_admin_lists_and_shows_every_model(admin_client, game_data):
-    [game] = games_import(games=[game_data()])
+def test_admin_lists_and_shows_every_model(club, admin_client, game_data):
+    [game] = games_import(club=club, games=[game_data()])
     hand = Hand.objects.filter(game=game).first()
 
     for url in [

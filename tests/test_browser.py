@@ -313,8 +313,8 @@ def test_live_scoreboard_follows_a_new_hand_without_a_reload(phone, make_game):
     expect(follower.locator("form.hand-form, a[href*='/hands/'], .bar nav")).to_have_count(0)
 
 
-def test_new_game_screen_starts_a_game(page, db):
-    ann, bob, cy = (player_add(name=name) for name in ("Ann", "Bob", "Cy"))
+def test_new_game_screen_starts_a_game(club, page, db):
+    ann, bob, cy = (player_add(club=club, name=name) for name in ("Ann", "Bob", "Cy"))
     page.goto("/")
     page.locator(".start a.button.primary").click()
     expect(page).to_have_url(re.compile(r"/games/new/$"))

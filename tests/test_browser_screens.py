@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import expect
-from test_browser import SETBACK_TABLE, pick, save
+from tests.test_browser import SETBACK_TABLE, pick, save
 
 from pitchkeeper.rules import HandRecord
 from pitchkeeper.services import hand_record, player_add, player_retire
@@ -65,10 +65,10 @@ def home(page: Any, make_game: Callable[..., Any]) -> None:
     page.goto("/")
 
 
-def players(page: Any, make_game: Callable[..., Any]) -> None:
+def players(club, page: Any, make_game: Callable[..., Any]) -> None:
     for name in ("Ann", "Bob", "Cy"):
-        player_add(name=name)
-    player_retire(player=player_add(name="Old Joe"), retired=True)
+        player_add(club=club, name=name)
+    player_retire(player=player_add(club=club, name="Old Joe"), retired=True)
     page.goto("/players/")
     # A duplicate name, refused with its message next to the field.
     page.locator("#new-name").fill("ann")
@@ -76,18 +76,18 @@ def players(page: Any, make_game: Callable[..., Any]) -> None:
     expect(page.locator("#new-name-errors")).to_be_visible()
 
 
-def game_new(page: Any, make_game: Callable[..., Any]) -> None:
+def game_new(club, page: Any, make_game: Callable[..., Any]) -> None:
     """With a last game: its table and rules are offered again, ↑/↓ buttons shown."""
     teams = {"Us": ["Ann", "Cy"], "Them": ["Bob", "Dee"]}
     make_game("partnership", ("Ann", "Bob", "Cy", "Dee"), teams)
-    player_add(name="Eve")
+    player_add(club=club, name="Eve")
     page.goto("/games/new/")
 
 
-def game_new_errors(page: Any, make_game: Callable[..., Any]) -> None:
+def game_new_errors(club, page: Any, make_game: Callable[..., Any]) -> None:
     """Nobody ticked: the game is refused and the form says why."""
     for name in ("Ann", "Bob", "Cy"):
-        player_add(name=name)
+        player_add(club=club, name=name)
     page.goto("/games/new/")
     page.locator(".submit-bar button[type=submit]").click()
     expect(page.get_by_role("alert")).to_be_visible()

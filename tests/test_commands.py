@@ -10,8 +10,15 @@ import pytest
 from django.core.management import CommandError, call_command
 
 from pitchkeeper.models import Game, Hand, Player
+from pitchkeeper.services import club_create
 
 pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def only_club(club):
+    """With one club, import needs no --club."""
+    return club
 
 
 def run(*args: str, stdin: str | None = None, monkeypatch=None) -> str:
@@ -153,15 +160,36 @@ def test_unreadable_file_is_a_clear_error(tmp_path):
         run("import_games", str(tmp_path / "missing.json"))
 
 
-def test_import_command_exits_non_zero_from_the_shell(record_file, game_data):
+def test_import_command_exits_non_zero_from_the_shell(record_file, game_data, tmp_path):
     path = record_file(game_data(rules="bridge"))
+    env = {**os.environ, "DATABASE_URL": f"sqlite:///{tmp_path / 'db.sqlite3'}"}
+    manage = [sys.executable, "manage.py"]
+    subprocess.run([*manage, "migrate", "-v0"], env=env, check=True)
     done = subprocess.run(
-        [sys.executable, "manage.py", "import_games", path],
+        [*manage, "import_games", "--new-club", "Club", path],
         capture_output=True,
         text=True,
-        env={**os.environ, "DATABASE_URL": "sqlite:///:memory:"},
+        env=env,
     )
 
     assert done.returncode != 0
     assert "unknown preset 'bridge'" in done.stderr
     assert "Traceback" not in done.stderr
+
+
+def test_import_into_a_named_or_a_new_club(record_file, game_data, only_club, user):
+    other = club_create(name="Friday table", owner=user)
+
+    with pytest.raises(CommandError, match="say which club with --club ID"):
+        run("import_games", record_file(game_data()))
+    run("import_games", "--club", str(other.pk), record_file(game_data()))
+    run("import_games", "--new-club", "Pub league", record_file(game_data()))
+    with pytest.raises(CommandError, match="no club 999"):
+        run("import_games", "--club", "999", record_file(game_data()))
+
+    assert list(Game.objects.values_list("club__name", flat=True).order_by("pk")) == [
+        "Friday table",
+        "Pub league",
+    ]
+    assert not only_club.games.exists()
+    assert len(json.loads(run("export_games", "--club", str(other.pk)))) == 1

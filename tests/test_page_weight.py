@@ -101,11 +101,11 @@ def long_game(make_game) -> GameState:
 
 
 @pytest.fixture
-def screens(make_game):
+def screens(club, make_game):
     """Every screen's URL, each with a realistic amount of data."""
     state = long_game(make_game)
     for name in ("Eve", "Fay", "Gus"):
-        player_add(name=name)
+        player_add(club=club, name=name)
     won = make_game("setback", ("Ann", "Bob", "Cy")).game
     smudge = {"high": "Bob", "low": "Bob", "jack": "Bob", "game": "Bob"}
     hand_record(game=won, record=HandRecord(pitcher="Bob", bid=4, points=smudge))

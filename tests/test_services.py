@@ -170,34 +170,34 @@ def test_hand_submit_queries_do_not_grow_with_the_game(make_game):
     assert len(long.captured_queries) == len(short.captured_queries)
 
 
-def test_import_then_export_round_trips(game_data):
+def test_import_then_export_round_trips(club, game_data):
     data = game_data()
 
-    [game] = games_import(games=[data])
+    [game] = games_import(club=club, games=[data])
     exported = game_export(game=game)
 
     assert exported["id"] == game.pk
     assert exported["players"] == data["players"]
     assert exported["hands"] == data["hands"]
     assert exported["result"]["scores"] == {"Ann": -3, "Bob": -2, "Cy": 2, "Dee": 1}
-    [again] = games_import(games=[exported])
+    [again] = games_import(club=club, games=[exported])
     assert {**game_export(game=again), "id": game.pk} == exported
 
 
-def test_import_reuses_roster_players_ignoring_case(game_data):
-    Player.objects.create(name="ANN")
+def test_import_reuses_roster_players_ignoring_case(club, game_data):
+    Player.objects.create(club=club, name="ANN")
 
-    [game] = games_import(games=[game_data()])
+    [game] = games_import(club=club, games=[game_data()])
 
     assert Player.objects.count() == 4
     assert [s.player.name for s in game.seats.all()] == ["ANN", "Bob", "Cy", "Dee"]
 
 
-def test_import_is_all_or_nothing(game_data):
+def test_import_is_all_or_nothing(club, game_data):
     bad = game_data(hands=[{"auction": [["Bob", 3], ["Cy", 2], ["Dee", None], ["Ann", None]]}])
 
     with pytest.raises(RuleError) as caught:
-        games_import(games=[game_data(), bad])
+        games_import(club=club, games=[game_data(), bad])
 
     assert (
         str(caught.value)
@@ -207,9 +207,9 @@ def test_import_is_all_or_nothing(game_data):
     assert not Player.objects.exists()
 
 
-def test_roster_refuses_an_empty_name():
+def test_roster_refuses_an_empty_name(club):
     with pytest.raises(RuleError, match="non-empty"):
-        roster(["  "])
+        roster(["  "], club=club)
 
 
 def test_database_refuses_duplicate_hand_numbers(make_game):
@@ -221,10 +221,10 @@ def test_database_refuses_duplicate_hand_numbers(make_game):
         hand.save()
 
 
-def test_database_refuses_a_second_player_of_the_same_name_in_other_case():
-    Player.objects.create(name="Ann")
+def test_database_refuses_a_second_player_of_the_same_name_in_other_case(club):
+    Player.objects.create(club=club, name="Ann")
     with pytest.raises(IntegrityError):
-        Player.objects.create(name="ann")
+        Player.objects.create(club=club, name="ann")
 
 
 def test_database_refuses_a_player_seated_twice(make_game):

@@ -102,14 +102,15 @@ def test_answers_are_revalidated_on_every_poll(client, game):
 
 
 def test_unchanged_game_answers_not_modified_from_one_query(
-    client, game, django_assert_max_num_queries
+    anonymous_client, game, django_assert_max_num_queries
 ):
+    # The spectators following the link are not signed in.
     hand_record(game=game, record=played("Bob", 2, "Bob", "Bob", None, "Cy"))
     url = live_url(game)
-    etag = client.get(url, **HTMX)["ETag"]
+    etag = anonymous_client.get(url, **HTMX)["ETag"]
 
     with django_assert_max_num_queries(1):
-        response = client.get(url, HTTP_IF_NONE_MATCH=etag, **HTMX)
+        response = anonymous_client.get(url, HTTP_IF_NONE_MATCH=etag, **HTMX)
 
     assert response.status_code == 304
     assert response.content == b""

@@ -16,8 +16,8 @@ HTMX = {"HTTP_HX_REQUEST": "true"}
 
 
 @pytest.fixture
-def ann():
-    return Player.objects.create(name="Ann")
+def ann(club):
+    return Player.objects.create(club=club, name="Ann")
 
 
 def edit(client, player, htmx=False, follow=False, **data):
@@ -25,8 +25,8 @@ def edit(client, player, htmx=False, follow=False, **data):
     return client.post(reverse("player", args=[player.pk]), data, follow=follow, **headers)
 
 
-def test_roster_full_page_lists_active_players_then_retired(client, ann):
-    Player.objects.create(name="Bob", retired=True)
+def test_roster_full_page_lists_active_players_then_retired(club, client, ann):
+    Player.objects.create(club=club, name="Bob", retired=True)
 
     response = client.get(reverse("players"))
 
@@ -87,9 +87,9 @@ def test_a_duplicate_name_in_any_case_is_refused(client, ann, name, htmx):
 
 
 @pytest.mark.parametrize(("existing", "name"), [("Ærlig", "ærlig"), ("Straße", "STRASSE")])
-def test_duplicates_are_found_beyond_ascii(client, existing, name):
+def test_duplicates_are_found_beyond_ascii(club, client, existing, name):
     # SQLite's LOWER() folds ASCII only, so this comparison is Python's casefold.
-    Player.objects.create(name=existing)
+    Player.objects.create(club=club, name=existing)
 
     response = client.post(reverse("players"), {"name": name})
 
@@ -163,8 +163,8 @@ def test_a_player_may_change_the_case_of_their_own_name(client, ann):
     ],
 )
 @pytest.mark.parametrize("htmx", [False, True])
-def test_a_bad_rename_is_refused_next_to_that_players_field(client, ann, name, message, htmx):
-    Player.objects.create(name="Bob")
+def test_a_bad_rename_is_refused_next_to_that_players_field(club, client, ann, name, message, htmx):
+    Player.objects.create(club=club, name="Bob")
 
     response = edit(client, ann, htmx=htmx, name=name, action="rename")
 
@@ -213,8 +213,8 @@ def test_player_edit_only_takes_posts(client, ann):
     assert client.get(reverse("player", args=[ann.pk])).status_code == 405
 
 
-def test_player_services_strip_names_and_keep_retired_players():
-    player = player_add(name=" Cy ")
+def test_player_services_strip_names_and_keep_retired_players(club):
+    player = player_add(club=club, name=" Cy ")
     player = player_rename(player=player, name=" Cyrus ")
     player = player_retire(player=player, retired=True)
 
@@ -222,12 +222,12 @@ def test_player_services_strip_names_and_keep_retired_players():
     assert (player.name, player.retired) == ("Cyrus", True)
 
 
-def test_losing_a_race_to_the_unique_constraint_is_a_clear_error(ann):
+def test_losing_a_race_to_the_unique_constraint_is_a_clear_error(club, ann):
     # Another request added the name between the check and the insert.
     with (
         mock.patch("pitchkeeper.services.player_name_check", side_effect=lambda n, **_: n),
         pytest.raises(ValidationError, match="There is already a player called ann"),
     ):
-        player_add(name="ann")
+        player_add(club=club, name="ann")
 
     assert Player.objects.count() == 1

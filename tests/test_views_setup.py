@@ -17,8 +17,8 @@ NAMES = ("Ann", "Bob", "Cy", "Dee")
 
 
 @pytest.fixture
-def players() -> dict[str, Player]:
-    return {name: Player.objects.create(name=name) for name in NAMES}
+def players(club) -> dict[str, Player]:
+    return {name: Player.objects.create(club=club, name=name) for name in NAMES}
 
 
 def setup_post(
@@ -224,8 +224,8 @@ def test_no_player_is_refused(client, players):
     refused(start(client, setup_post([])), "Pick at least two players.")
 
 
-def test_eight_players_are_refused_and_the_new_player_is_not_kept(client, players):
-    more = [Player.objects.create(name=name) for name in ("Eve", "Fay", "Gus")]
+def test_eight_players_are_refused_and_the_new_player_is_not_kept(club, client, players):
+    more = [Player.objects.create(club=club, name=name) for name in ("Eve", "Fay", "Gus")]
     data = setup_post([*players.values(), *more], new_player="Hal")
 
     html = refused(start(client, data), "setback is played by 2 to 7 players, not 8")

@@ -20,7 +20,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from pitchkeeper.display import PRESET_DESCRIPTIONS, PRESET_LABELS, preset_label
-from pitchkeeper.models import Game, Player
+from pitchkeeper.models import Club, Game, Player
 from pitchkeeper.rules import DEFAULT_PRESET, PRESETS, RuleError, Ruleset, resolve_rules
 from pitchkeeper.rules.record import MAX_NAME_LENGTH
 from pitchkeeper.services import GameState, game_create, player_add, player_name_check
@@ -197,8 +197,9 @@ class GameForm(forms.Form):
         decimal_places=2,
     )
 
-    def __init__(self, *args: Any, roster: Sequence[Player], **kwargs: Any) -> None:
+    def __init__(self, *args: Any, club: Club, roster: Sequence[Player], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        self.club = club
         self.roster = list(roster)
         self.keys = [str(player.pk) for player in self.roster]
         names = {str(player.pk): player.name for player in self.roster}
@@ -314,20 +315,20 @@ class GameForm(forms.Form):
                 order[here], order[there] = order[there], order[here]
         for seat, key in enumerate(order, start=1):
             initial[f"seat_{key}"] = seat
-        return GameForm(roster=self.roster, initial=initial)
+        return GameForm(club=self.club, roster=self.roster, initial=initial)
 
     def with_preset(self, last_rules: Mapping[str, Any] | None) -> GameForm:
         """The same choices with the settings of the preset now picked."""
         preset = self.data.get("preset")
         preset = preset if preset in PRESETS else DEFAULT_PRESET
         initial = self._raw() | {"preset": preset, **preset_settings(preset, last_rules)}
-        return GameForm(roster=self.roster, initial=initial)
+        return GameForm(club=self.club, roster=self.roster, initial=initial)
 
     # Checking and starting.
 
     def clean_new_player(self) -> str:
         name = self.cleaned_data["new_player"]
-        return player_name_check(name) if name.strip() else ""
+        return player_name_check(name, club=self.club) if name.strip() else ""
 
     def clean_min_bid(self) -> int:
         min_bid = self.cleaned_data["min_bid"]
@@ -424,7 +425,7 @@ class GameForm(forms.Form):
         data = self.cleaned_data
         players = {str(player.pk): player for player in self.roster}
         if data["new_player"]:
-            players[NEW] = player_add(name=data["new_player"])
+            players[NEW] = player_add(club=self.club, name=data["new_player"])
         teams: dict[str, list[Player]] = {}
         if self.rules.partnership:
             for key in self.order:

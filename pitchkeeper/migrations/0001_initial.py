@@ -35,7 +35,7 @@ class Migration(migrations.Migration):
                 ('created', models.DateTimeField(auto_now_add=True)),
                 ('updated', models.DateTimeField(auto_now=True)),
                 ('chip_value', models.DecimalField(blank=True, decimal_places=2, max_digits=8, null=True, verbose_name='chip value')),
-                ('share_token', models.CharField(default=pitchkeeper.models.new_share_token, max_length=43, unique=True)),
+                ('share_token', models.CharField(default=pitchkeeper.models.new_token, max_length=43, unique=True)),
                 ('finished_at', models.DateTimeField(blank=True, null=True)),
                 ('winner_team', models.CharField(blank=True, max_length=40)),
                 ('won_by', models.CharField(blank=True, max_length=20)),

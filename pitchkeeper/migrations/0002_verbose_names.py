@@ -52,7 +52,7 @@ class Migration(migrations.Migration):
         migrations.AlterField(
             model_name='game',
             name='share_token',
-            field=models.CharField(default=pitchkeeper.models.new_share_token, max_length=43, unique=True, verbose_name='share token'),
+            field=models.CharField(default=pitchkeeper.models.new_token, max_length=43, unique=True, verbose_name='share token'),
         ),
         migrations.AlterField(
             model_name='game',

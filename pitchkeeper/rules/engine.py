@@ -273,8 +273,8 @@ def _check_bid(
     rules: Ruleset, seating: Seating, player: str, bid: object, scores: Scores | None
 ) -> Contract:
     """The contract of ``player``'s bid, refusing a bid the rules do not have."""
-    written = isinstance(bid, int) or (isinstance(bid, str) and rules.word_bids)
-    if isinstance(bid, bool) or not written:
+    text = isinstance(bid, str)
+    if isinstance(bid, bool) or not isinstance(bid, int | str) or (text and not rules.word_bids):
         kinds = "a whole number or a pass"
         if rules.word_bids:
             kinds = f"a pass or a bid {describe_bids(rules)}"
@@ -282,7 +282,7 @@ def _check_bid(
     found = contract(rules, bid)
     if found is None:
         # A text bid is quoted, so that "3" is not taken for the number 3.
-        shown = repr(bid) if isinstance(bid, str) else bid
+        shown = repr(bid) if text else bid
         raise RuleError(f"{player} bid {shown}; bids go {describe_bids(rules)}", field="bid")
     refusal = _moon_refusal(rules, seating, player, bid, scores)
     if refusal is not None:

@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+from django.contrib.auth.decorators import login_not_required
 from django.db import connection
 from django.db.models import Prefetch
 from django.http import HttpRequest, HttpResponse, JsonResponse
@@ -7,14 +8,16 @@ from django.shortcuts import render
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
+from pitchkeeper.access import club_view
 from pitchkeeper.display import board, preset_label
-from pitchkeeper.models import Game, Seat
+from pitchkeeper.models import Seat
 from pitchkeeper.services import games_replayed
 
 # Games listed per section: the page costs the same few queries however many are stored.
 PAGE_SIZE = 10
 
 
+@login_not_required
 @never_cache
 @require_GET
 def health(request: HttpRequest) -> JsonResponse:
@@ -26,17 +29,19 @@ def health(request: HttpRequest) -> JsonResponse:
 
 
 @require_GET
+@club_view()
 def home(request: HttpRequest) -> HttpResponse:
     """Games in progress with their scores, then finished games, newest first.
 
     ``?page=N`` shows older finished games; htmx asks for just those to append them.
     """
+    games = request.membership.club.games  # type: ignore[attr-defined]
     page = _page(request.GET.get("page"))
     start = (page - 1) * PAGE_SIZE
     seats = Prefetch("seats", queryset=Seat.objects.select_related("player"))
     # One more than a page, to know whether there are older ones without counting.
     finished = list(
-        Game.objects.exclude(finished_at=None)
+        games.exclude(finished_at=None)
         .select_related("winner")
         .prefetch_related(seats)[start : start + PAGE_SIZE + 1]
     )
@@ -46,12 +51,12 @@ def home(request: HttpRequest) -> HttpResponse:
     }
     if request.htmx:
         return render(request, "home.html#finished", context)
-    playing = games_replayed(games=Game.objects.filter(finished_at=None)[:PAGE_SIZE])
+    playing = games_replayed(games=games.filter(finished_at=None)[:PAGE_SIZE])
     context |= {
         "playing": [
             (state.game, preset_label(state.record.rules.preset), board(state)) for state in playing
         ],
-        "last": Game.objects.prefetch_related(seats).first(),
+        "last": games.prefetch_related(seats).first(),
     }
     return render(request, "home.html", context)
 

@@ -6,13 +6,14 @@ from typing import Any
 
 from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
 from pitchkeeper import display
+from pitchkeeper.access import ROLES_FOR, Need, member_game
 from pitchkeeper.forms.hand import HandForm, initial_for
 from pitchkeeper.models import Game
 from pitchkeeper.rules import HandRecord, RuleError, bidding_order
@@ -24,13 +25,14 @@ from pitchkeeper.services import (
     hand_delete,
     hand_edit,
     hand_record,
+    share_link_renew,
 )
 
 REDO_KEY = "redo"
 
 
-def _game(pk: int) -> tuple[Game, GameState]:
-    game = get_object_or_404(Game, pk=pk)
+def _game(request: HttpRequest, pk: int, need: Need = "score") -> tuple[Game, GameState]:
+    game, request.role = member_game(request, pk, need)  # type: ignore[attr-defined]
     return game, game_state(game=game)
 
 
@@ -45,14 +47,17 @@ def _new_hand_form(state: GameState, data: Any = None) -> HandForm | None:
 def _render_game(
     request: HttpRequest, state: GameState, form: HandForm | None, status: int = 200
 ) -> HttpResponse:
+    can_score = request.role in ROLES_FOR["score"]  # type: ignore[attr-defined]
     context = {
         "game": state.game,
         "state": state,
         "board": display.board(state),
         "history": display.history(state),
         "chart": display.chart(state),
-        "form": form,
+        "form": form if can_score else None,
         "redo": _redo_stack(request, state.game),
+        "can_score": can_score,
+        "is_owner": request.role in ROLES_FOR["own"],  # type: ignore[attr-defined]
     }
     template = "game.html#table" if request.htmx else "game.html"
     return render(request, template, context, status=status)
@@ -60,7 +65,7 @@ def _render_game(
 
 @require_GET
 def game_detail(request: HttpRequest, pk: int) -> HttpResponse:
-    _game_row, state = _game(pk)
+    _game_row, state = _game(request, pk, "read")
     return _render_game(request, state, _new_hand_form(state))
 
 
@@ -73,7 +78,7 @@ def _save_hand(request: HttpRequest, game: Game, record: HandRecord) -> GameStat
 @require_POST
 def hand_add(request: HttpRequest, pk: int) -> HttpResponse:
     """Save a hand: the entered one, or a misdeal or an all-pass with one tap."""
-    game, state = _game(pk)
+    game, state = _game(request, pk)
     form = _new_hand_form(state, request.POST)
     if form is None:
         messages.error(request, _("The game is over; no hand can follow the winning one."))
@@ -103,7 +108,7 @@ def hand_add(request: HttpRequest, pk: int) -> HttpResponse:
 @require_POST
 def auction(request: HttpRequest, pk: int) -> HttpResponse:
     """The auction part of the hand form with only the legal bids enabled."""
-    _game_row, state = _game(pk)
+    _game_row, state = _game(request, pk)
     form = _new_hand_form(state, request.POST)
     return render(request, "_hand_fields.html#auction", {"game": state.game, "form": form})
 
@@ -111,7 +116,7 @@ def auction(request: HttpRequest, pk: int) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 def hand_change(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     """Edit an earlier hand; the game is replayed and may reopen or change winner."""
-    game, state = _game(pk)
+    game, state = _game(request, pk)
     if not 1 <= number <= len(state.hands):
         raise Http404(_("There is no such hand."))
     record = state.record.hands[number - 1]
@@ -151,7 +156,7 @@ def hand_change(request: HttpRequest, pk: int, number: int) -> HttpResponse:
 
 @require_POST
 def hand_remove(request: HttpRequest, pk: int, number: int) -> HttpResponse:
-    game = get_object_or_404(Game, pk=pk)
+    game, _role = member_game(request, pk, "score")
     try:
         hand_delete(game=game, number=number)
     except RuleError as error:
@@ -172,7 +177,7 @@ def _redo_stack(request: HttpRequest, game: Game) -> list[dict[str, Any]]:
 @require_POST
 def undo(request: HttpRequest, pk: int) -> HttpResponse:
     """Take back the last hand; it waits on a redo stack in the session."""
-    game, state = _game(pk)
+    game, state = _game(request, pk)
     if not state.hands:
         messages.error(request, _("There is no hand to undo."))
         return _after(request, game, status=409)
@@ -184,7 +189,7 @@ def undo(request: HttpRequest, pk: int) -> HttpResponse:
 
 @require_POST
 def redo(request: HttpRequest, pk: int) -> HttpResponse:
-    game, state = _game(pk)
+    game, state = _game(request, pk)
     stack = _redo_stack(request, game)
     if not stack:
         messages.error(request, _("There is nothing to redo."))
@@ -211,6 +216,15 @@ def _after(
 @require_POST
 def rematch(request: HttpRequest, pk: int) -> HttpResponse:
     """Same players, seats and rules; the deal moves one seat on."""
-    game = get_object_or_404(Game, pk=pk)
+    game, _role = member_game(request, pk, "score")
     state = game_rematch(game=game)
     return redirect("game", pk=state.game.pk)
+
+
+@require_POST
+def share_revoke(request: HttpRequest, pk: int) -> HttpResponse:
+    """Give the live scoreboard a new address: whoever had the old one is shut out."""
+    game, _role = member_game(request, pk, "own")
+    share_link_renew(game=game)
+    messages.success(request, _("The old live scoreboard link no longer works."))
+    return redirect("game", pk=pk)

@@ -6,6 +6,7 @@ one small query (the ETag), without loading or replaying its hands.
 
 from __future__ import annotations
 
+from django.contrib.auth.decorators import login_not_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils.translation import get_language
@@ -37,6 +38,7 @@ def live_etag(request: HttpRequest, token: str) -> str | None:
     return f"{pk}-{updated.timestamp()}-{get_language()}-{part}"
 
 
+@login_not_required
 @require_safe
 # no-cache: browsers revalidate every poll; private: the page carries a CSRF token.
 @cache_control(no_cache=True, private=True)

@@ -7,32 +7,34 @@ from typing import Any
 from django.contrib import messages
 from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
-from pitchkeeper.models import Player
+from pitchkeeper.access import club_player, club_view
 from pitchkeeper.rules.record import MAX_NAME_LENGTH
 from pitchkeeper.services import player_add, player_rename, player_retire
 
 
 @require_http_methods(["GET", "POST"])
+@club_view()
 def player_list(request: HttpRequest) -> HttpResponse:
     """The roster; a POST adds a player."""
     if request.method == "GET":
         return _roster(request)
     name = request.POST.get("name", "")
     try:
-        player = player_add(name=name)
+        player = player_add(club=request.membership.club, name=name)  # type: ignore[attr-defined]
     except ValidationError as error:
         return _roster(request, status=400, add_errors=error.messages, add_value=name)
     return _done(request, _("%(name)s is on the roster.") % {"name": player.name})
 
 
 @require_POST
+@club_view()
 def player_edit(request: HttpRequest, pk: int) -> HttpResponse:
     """Rename, retire or bring back one player, as the button pressed says."""
-    player = get_object_or_404(Player, pk=pk)
+    player = club_player(request, pk)
     action = request.POST.get("action", "rename")
     if action == "retire":
         player_retire(player=player, retired=True)
@@ -59,7 +61,7 @@ def _done(request: HttpRequest, notice: str) -> HttpResponse:
 
 
 def _roster(request: HttpRequest, *, status: int = 200, **context: Any) -> HttpResponse:
-    players = list(Player.objects.all())
+    players = list(request.membership.club.players.all())  # type: ignore[attr-defined]
     context |= {
         "active": [player for player in players if not player.retired],
         "retired": [player for player in players if player.retired],

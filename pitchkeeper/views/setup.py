@@ -8,22 +8,25 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
+from pitchkeeper.access import club_view
 from pitchkeeper.forms.setup import GameForm, initial_from
-from pitchkeeper.models import Game, Player, Seat
+from pitchkeeper.models import Seat
 
 
 @require_http_methods(["GET", "POST"])
+@club_view(need="score")
 def game_new(request: HttpRequest) -> HttpResponse:
     """Start a game. A POST with ``move`` or ``action=preset`` only rearranges the form
     (htmx swaps in the part that changed); any other POST starts the game."""
-    roster = list(Player.objects.filter(retired=False))
-    last = Game.objects.prefetch_related(
+    club = request.membership.club  # type: ignore[attr-defined]
+    roster = list(club.players.filter(retired=False))
+    last = club.games.prefetch_related(
         Prefetch("seats", queryset=Seat.objects.select_related("player"))
     ).first()
     if request.method == "GET":
-        form = GameForm(roster=roster, initial=initial_from(last, roster))
+        form = GameForm(club=club, roster=roster, initial=initial_from(last, roster))
         return render(request, "game_new.html", {"form": form})
-    form = GameForm(request.POST, roster=roster)
+    form = GameForm(request.POST, club=club, roster=roster)
     if "move" in request.POST:
         return _rearranged(request, form.moved(request.POST["move"]), "players")
     if request.POST.get("action") == "preset":

@@ -13,12 +13,15 @@ class Command(BaseCommand):
     help = "Print games as a JSON list in the pitchkeeper.game/1 record format."
 
     def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("--club", type=int, metavar="ID", help="Only this club's games.")
         parser.add_argument(
             "--game", type=int, action="append", dest="ids", metavar="ID", help="A game's id."
         )
 
-    def handle(self, *args: Any, ids: list[int] | None, **options: Any) -> None:
+    def handle(self, *args: Any, ids: list[int] | None, club: int | None, **options: Any) -> None:
         games = Game.objects.order_by("pk")
+        if club is not None:
+            games = games.filter(club_id=club)
         if ids:
             games = games.filter(pk__in=ids)
             missing = set(ids) - {game.pk for game in games}

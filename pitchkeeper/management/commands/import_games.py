@@ -7,6 +7,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import transaction
 
+from pitchkeeper.models import Club
 from pitchkeeper.rules import RuleError, load_json
 from pitchkeeper.services import game_export, games_import
 
@@ -23,19 +24,31 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("files", nargs="+", metavar="FILE")
+        parser.add_argument("--club", type=int, metavar="ID", help="The club to import into.")
+        parser.add_argument(
+            "--new-club", metavar="NAME", help="Make a club of this name and import into it."
+        )
         parser.add_argument(
             "--dry-run",
             action="store_true",
             help="Check and print what export would print, saving nothing.",
         )
 
-    def handle(self, *args: Any, files: list[str], dry_run: bool, **options: Any) -> None:
+    def handle(
+        self,
+        *args: Any,
+        files: list[str],
+        dry_run: bool,
+        club: int | None,
+        new_club: str | None,
+        **options: Any,
+    ) -> None:
         games: list[Any] = []
         for name in files:
             games.extend(load(name))
         try:
             with transaction.atomic():
-                saved = games_import(games=games)
+                saved = games_import(club=target_club(club, new_club), games=games)
                 if dry_run:
                     exported = [game_export(game=game) for game in saved]
                     for game in exported:
@@ -62,3 +75,21 @@ def load(name: str) -> list[Any]:
         raise CommandError(f"{name}: cannot read: {error}") from None
     except RuleError as error:
         raise CommandError(f"{name}: {error}") from None
+
+
+def target_club(pk: int | None, new_name: str | None) -> Club:
+    """The club named on the command line, or the only one there is."""
+    if new_name is not None:
+        return Club.objects.create(name=new_name.strip() or "Pitchkeeper")
+    if pk is not None:
+        club = Club.objects.filter(pk=pk).first()
+        if club is None:
+            raise CommandError(f"no club {pk}")
+        return club
+    clubs = list(Club.objects.all()[:2])
+    if len(clubs) != 1:
+        listed = ", ".join(f"{c.pk} {c.name}" for c in Club.objects.all()) or "none yet"
+        raise CommandError(
+            f"say which club with --club ID (clubs: {listed}) or make one with --new-club NAME"
+        )
+    return clubs[0]

@@ -1,0 +1,16 @@
+"""The sign-up form: Django's own, with an email address for password resets."""
+
+from __future__ import annotations
+
+from django.contrib.auth.forms import UserCreationForm
+from django.utils.translation import gettext_lazy as _
+
+
+class SignupForm(UserCreationForm):
+    """Username and password twice, checked by AUTH_PASSWORD_VALIDATORS; the email is
+    optional, but without it a forgotten password cannot be reset."""
+
+    class Meta(UserCreationForm.Meta):
+        fields = ("username", "email")
+        labels = {"email": _("Email (optional)")}
+        help_texts = {"email": _("Only used to send you a link if you forget your password.")}
