@@ -167,19 +167,23 @@ class Phone:
     """Browser contexts at phone size on the live server, every page watched for
     JavaScript errors, console errors and failed requests."""
 
-    def __init__(self, browser: Any, base_url: str) -> None:
+    def __init__(self, browser: Any, base_url: str, session_cookie: dict[str, str]) -> None:
         self.browser = browser
         self.base_url = base_url
+        self.session_cookie = session_cookie
         self.contexts: list[Any] = []
         self.problems: list[str] = []
 
-    def new_page(self, context: Any = None, **options: Any) -> Any:
+    def new_page(self, context: Any = None, *, signed_in: bool = True, **options: Any) -> Any:
         """A page in ``context``, or in a new context (another phone) made with
-        ``options`` (e.g. ``java_script_enabled=False``)."""
+        ``options`` (e.g. ``java_script_enabled=False``), signed in as the owner of
+        the ``club`` fixture unless ``signed_in`` is false."""
         if context is None:
             context = self.browser.new_context(
                 viewport=PHONE, base_url=self.base_url, locale="en-US", **options
             )
+            if signed_in:
+                context.add_cookies([{**self.session_cookie, "url": self.base_url}])
             self.contexts.append(context)
         page = context.new_page()
         page.set_default_timeout(5_000)
@@ -213,9 +217,11 @@ class Phone:
 
 
 @pytest.fixture
-def phone(browser, live_server):
+def phone(browser, live_server, user, club):
     """Pages at 360x740 on the live server; the test fails on any JavaScript error."""
-    phone = Phone(browser, live_server.url)
+    signed_in = sign_in(Client(), user, club)
+    cookie = signed_in.cookies[settings.SESSION_COOKIE_NAME]
+    phone = Phone(browser, live_server.url, {"name": cookie.key, "value": cookie.value})
     yield phone
     phone.close()
     assert not phone.problems, "\n".join(phone.problems)

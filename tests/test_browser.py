@@ -207,9 +207,9 @@ def test_illegal_auction_is_refused_next_to_the_field(phone, make_game):
 
     message = "Ann cannot take Bob's 4: a bid of 4 cannot be taken away"
     # Next to the auction, which stays open, with the entries kept.
-    errors = page.locator("details.auction[open] #id_auction_0_errors")
+    errors = page.locator("details.auction[open] #id_auction_0_error")
     expect(errors).to_have_text(message)
-    expect(page.locator('fieldset[aria-describedby="id_auction_0_errors"]')).to_be_visible()
+    expect(page.locator('fieldset[aria-describedby="id_auction_0_error"]')).to_be_visible()
     expect(page.locator('input[name="auction_2"][value="4"]')).to_be_checked()
     # Nothing saved.
     assert Hand.objects.filter(game=game).count() == 0
@@ -224,7 +224,7 @@ def test_form_errors_are_shown_and_nothing_saved(page, make_game):
     pick(page, "bid", 2)
     save(page)
 
-    expect(page.locator("#id_point_high_errors")).to_have_text("Say who took High.")
+    expect(page.locator("#id_point_high_error")).to_have_text("Say who took High.")
     # What was tapped is still tapped.
     expect(page.locator('input[name="pitcher"][value="Bob"]')).to_be_checked()
     assert Hand.objects.filter(game=game).count() == 0
@@ -345,7 +345,7 @@ def test_new_game_screen_starts_a_game(club, page, db):
 
 @pytest.mark.parametrize("ci", ["true", "1"])
 def test_without_a_browser_ci_fails(monkeypatch, ci):
-    from conftest import _browser_missing
+    from tests.conftest import _browser_missing
 
     monkeypatch.setenv("CI", ci)
     with pytest.raises(pytest.fail.Exception, match="CI must run the browser tests"):
@@ -354,7 +354,7 @@ def test_without_a_browser_ci_fails(monkeypatch, ci):
 
 @pytest.mark.parametrize("ci", [None, "", "false"])
 def test_without_a_browser_a_developer_skips(monkeypatch, ci):
-    from conftest import _browser_missing
+    from tests.conftest import _browser_missing
 
     if ci is None:
         monkeypatch.delenv("CI", raising=False)

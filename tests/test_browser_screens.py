@@ -14,10 +14,17 @@ from typing import Any
 import pytest
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import expect
-from tests.test_browser import SETBACK_TABLE, pick, save
 
+from pitchkeeper.models import Club
 from pitchkeeper.rules import HandRecord
-from pitchkeeper.services import hand_record, player_add, player_retire
+from pitchkeeper.services import (
+    hand_record,
+    invitation_create,
+    player_add,
+    player_link,
+    player_retire,
+)
+from tests.test_browser import SETBACK_TABLE, pick, save
 
 pytestmark = pytest.mark.browser
 
@@ -59,13 +66,13 @@ def game_over(make_game: Callable[..., Any]) -> Any:
     return game
 
 
-def home(page: Any, make_game: Callable[..., Any]) -> None:
+def home(page: Any, make_game: Callable[..., Any], club: Club) -> None:
     game_in_progress(make_game)
     game_over(make_game)
     page.goto("/")
 
 
-def players(club, page: Any, make_game: Callable[..., Any]) -> None:
+def players(page: Any, make_game: Callable[..., Any], club: Club) -> None:
     for name in ("Ann", "Bob", "Cy"):
         player_add(club=club, name=name)
     player_retire(player=player_add(club=club, name="Old Joe"), retired=True)
@@ -76,7 +83,7 @@ def players(club, page: Any, make_game: Callable[..., Any]) -> None:
     expect(page.locator("#new-name-errors")).to_be_visible()
 
 
-def game_new(club, page: Any, make_game: Callable[..., Any]) -> None:
+def game_new(page: Any, make_game: Callable[..., Any], club: Club) -> None:
     """With a last game: its table and rules are offered again, ↑/↓ buttons shown."""
     teams = {"Us": ["Ann", "Cy"], "Them": ["Bob", "Dee"]}
     make_game("partnership", ("Ann", "Bob", "Cy", "Dee"), teams)
@@ -84,7 +91,7 @@ def game_new(club, page: Any, make_game: Callable[..., Any]) -> None:
     page.goto("/games/new/")
 
 
-def game_new_errors(club, page: Any, make_game: Callable[..., Any]) -> None:
+def game_new_errors(page: Any, make_game: Callable[..., Any], club: Club) -> None:
     """Nobody ticked: the game is refused and the form says why."""
     for name in ("Ann", "Bob", "Cy"):
         player_add(club=club, name=name)
@@ -93,16 +100,16 @@ def game_new_errors(club, page: Any, make_game: Callable[..., Any]) -> None:
     expect(page.get_by_role("alert")).to_be_visible()
 
 
-def game_with_errors(page: Any, make_game: Callable[..., Any]) -> None:
+def game_with_errors(page: Any, make_game: Callable[..., Any], club: Club) -> None:
     game = game_in_progress(make_game)
     page.goto(f"/games/{game.pk}/")
     pick(page, "pitcher", "Bob")
     pick(page, "bid", 2)
     save(page)
-    expect(page.locator("#id_point_high_errors")).to_be_visible()
+    expect(page.locator("#id_point_high_error")).to_be_visible()
 
 
-def game_partnership(page: Any, make_game: Callable[..., Any]) -> None:
+def game_partnership(page: Any, make_game: Callable[..., Any], club: Club) -> None:
     teams = {"Us": ["Ann", "Cy"], "Them": ["Bob", "Dee"]}
     game = make_game("partnership", ("Ann", "Bob", "Cy", "Dee"), teams).game
     hand_record(
@@ -111,15 +118,15 @@ def game_partnership(page: Any, make_game: Callable[..., Any]) -> None:
     page.goto(f"/games/{game.pk}/")
 
 
-def game_finished(page: Any, make_game: Callable[..., Any]) -> None:
+def game_finished(page: Any, make_game: Callable[..., Any], club: Club) -> None:
     page.goto(f"/games/{game_over(make_game).pk}/")
 
 
-def hand_edit(page: Any, make_game: Callable[..., Any]) -> None:
+def hand_edit(page: Any, make_game: Callable[..., Any], club: Club) -> None:
     page.goto(f"/games/{game_in_progress(make_game).pk}/hands/2/")
 
 
-def live(page: Any, make_game: Callable[..., Any]) -> None:
+def live(page: Any, make_game: Callable[..., Any], club: Club) -> None:
     page.goto(f"/live/{game_in_progress(make_game).share_token}/")
 
 
@@ -143,16 +150,47 @@ def seven_long_names(make_game: Callable[..., Any]) -> Any:
     return game
 
 
-def game_seven(page: Any, make_game: Callable[..., Any]) -> None:
+def game_seven(page: Any, make_game: Callable[..., Any], club: Club) -> None:
     page.goto(f"/games/{seven_long_names(make_game).pk}/")
 
 
-def live_seven(page: Any, make_game: Callable[..., Any]) -> None:
+def live_seven(page: Any, make_game: Callable[..., Any], club: Club) -> None:
     page.goto(f"/live/{seven_long_names(make_game).share_token}/")
+
+
+def clubs(page: Any, make_game: Callable[..., Any], club: Club) -> None:
+    page.goto("/clubs/")
+
+
+def club_settings(page: Any, make_game: Callable[..., Any], club: Club) -> None:
+    """The owner's page with a member, an invitation and a linked player."""
+    make_game()
+    owner = club.memberships.get()
+    invitation_create(club=club, role="viewer", by=owner.user)
+    player_link(club=club, player_pk=club.players.first().pk, member_pk=owner.pk)
+    page.goto(f"/clubs/{club.pk}/")
+
+
+def invitation(page: Any, make_game: Callable[..., Any], club: Club) -> None:
+    owner = club.memberships.get().user
+    page.goto(f"/invitations/{invitation_create(club=club, role='viewer', by=owner).token}/")
+
+
+def sign_in_page(page: Any, make_game: Callable[..., Any], club: Club) -> None:
+    page.goto("/accounts/login/")
+
+
+def password_change(page: Any, make_game: Callable[..., Any], club: Club) -> None:
+    page.goto("/accounts/password_change/")
 
 
 SCREENS = {
     "home": home,
+    "clubs": clubs,
+    "club_settings": club_settings,
+    "invitation": invitation,
+    "sign_in": sign_in_page,
+    "password_change": password_change,
     "players": players,
     "game_new": game_new,
     "game_new_errors": game_new_errors,
@@ -166,8 +204,8 @@ SCREENS = {
 }
 
 
-def show(screen: str, page: Any, make_game: Callable[..., Any]) -> None:
-    SCREENS[screen](page, make_game)
+def show(screen: str, page: Any, make_game: Callable[..., Any], club: Club) -> None:
+    SCREENS[screen](page, make_game, club)
     page.evaluate("document.querySelectorAll('details').forEach(d => { d.open = true; })")
 
 
@@ -181,8 +219,8 @@ def describe(violation: dict[str, Any]) -> str:
 
 
 @pytest.mark.parametrize("screen", SCREENS)
-def test_no_serious_accessibility_violation(page, make_game, screen):
-    show(screen, page, make_game)
+def test_no_serious_accessibility_violation(page, make_game, club, screen):
+    show(screen, page, make_game, club)
 
     found = []
     for scheme in ("light", "dark"):
@@ -233,8 +271,8 @@ SMALL_TARGETS_JS = """
 
 
 @pytest.mark.parametrize("screen", SCREENS)
-def test_fits_a_phone(page, make_game, screen):
-    show(screen, page, make_game)
+def test_fits_a_phone(page, make_game, club, screen):
+    show(screen, page, make_game, club)
 
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= PHONE_WIDTH, f"{screen} scrolls sideways: {width} px wide"

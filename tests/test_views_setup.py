@@ -241,7 +241,7 @@ def test_a_dealer_who_is_not_seated_is_refused(client, players):
         start(client, setup_post([ann, bob], first_dealer=dee.pk)), "Dee is not at this table"
     )
 
-    assert 'id="id_first_dealer_errors"' in html
+    assert 'id="id_first_dealer_error"' in html
 
 
 def test_the_new_player_as_dealer_needs_a_name(client, players):
@@ -294,7 +294,7 @@ def test_a_team_cannot_have_a_players_name(client, players):
         "A team cannot have a player&#x27;s name.",
     )
 
-    assert 'id="id_team_name_1_errors"' in html
+    assert 'id="id_team_name_1_error"' in html
 
 
 def test_two_teams_cannot_have_the_same_name(client, players):
@@ -303,7 +303,7 @@ def test_two_teams_cannot_have_the_same_name(client, players):
         "Two teams cannot have the same name.",
     )
 
-    assert 'id="id_team_name_2_errors"' in html
+    assert 'id="id_team_name_2_error"' in html
 
 
 @pytest.mark.parametrize(
@@ -320,7 +320,7 @@ def test_a_bad_target_is_refused(client, players, target, message):
         message,
     )
 
-    assert 'id="id_target_errors"' in html
+    assert 'id="id_target_error"' in html
     assert "The game was not started: see the notes below." in html
 
 
