@@ -165,6 +165,8 @@ class Game(models.Model):
     )
     winner_team = models.CharField(_("winning team"), max_length=MAX_NAME_LENGTH, blank=True)
     won_by = models.CharField(_("won by"), max_length=20, blank=True)
+    # A deleted game is hidden, not dropped, so that it can be restored.
+    deleted_at = models.DateTimeField(_("deleted at"), null=True, blank=True)
 
     class Meta:
         verbose_name = _("game")
@@ -232,7 +234,17 @@ class Hand(models.Model):
         related_name="hands_pitched",
         verbose_name=_("pitcher"),
     )
-    bid = models.PositiveSmallIntegerField(_("bid"), null=True, blank=True)
+    # A whole number, or a word bid of the variant ("6x2", "moon"): JSON keeps them apart.
+    bid = models.JSONField(_("bid"), null=True, blank=True)
+    # The partner the pitcher called for this hand, in variants that call one.
+    partner = models.ForeignKey(
+        Player,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="hands_partnered",
+        verbose_name=_("called partner"),
+    )
     auction = models.JSONField(_("auction"), null=True, blank=True)
     points = models.JSONField(_("points"), default=dict, blank=True)
     revoked = models.JSONField(_("revoked"), default=list, blank=True)
@@ -243,6 +255,10 @@ class Hand(models.Model):
         Player, on_delete=models.PROTECT, related_name="hands_dealt", verbose_name=_("dealer")
     )
     made = models.BooleanField(_("made"), null=True, blank=True)
+    # Bumped on every edit: an edit made from an older page is refused, not applied.
+    version = models.PositiveIntegerField(_("version"), default=1)
+    # The entry form's one-time token: a double tap or a resent form records once.
+    token = models.CharField(max_length=43, null=True, blank=True)
 
     class Meta:
         verbose_name = _("hand")
@@ -250,6 +266,7 @@ class Hand(models.Model):
         ordering = ["game", "number"]
         constraints = [
             models.UniqueConstraint(fields=["game", "number"], name="hand_number_unique"),
+            models.UniqueConstraint(fields=["game", "token"], name="hand_token_unique"),
             models.CheckConstraint(condition=models.Q(number__gte=1), name="hand_number_from_1"),
             models.CheckConstraint(
                 condition=models.Q(kind__in=["played", "misdeal", "redeal"]),
@@ -266,3 +283,39 @@ class Hand(models.Model):
             "number": self.number,
             "game": self.game_id,
         }
+
+
+class HandChange(models.Model):
+    """One change to a game's hands: who made it, when, and the hand before and after
+    (in the game-record format), so that a scorekeeper can read and restore it."""
+
+    class Action(models.TextChoices):
+        ADD = "add", _("added")
+        EDIT = "edit", _("changed")
+        DELETE = "delete", _("deleted")
+        RESTORE = "restore", _("restored")
+
+    game = models.ForeignKey(
+        Game, on_delete=models.CASCADE, related_name="changes", verbose_name=_("game")
+    )
+    number = models.PositiveIntegerField(_("hand number"))
+    action = models.CharField(_("action"), max_length=10, choices=Action.choices)
+    before = models.JSONField(_("before"), null=True, blank=True)
+    after = models.JSONField(_("after"), null=True, blank=True)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("by"),
+    )
+    at = models.DateTimeField(_("at"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("hand change")
+        verbose_name_plural = _("hand changes")
+        ordering = ["game", "-at", "-pk"]
+
+    def __str__(self) -> str:
+        return f"{self.action} hand {self.number} of game {self.game_id}"
