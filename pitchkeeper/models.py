@@ -258,7 +258,8 @@ class Hand(models.Model):
     # Bumped on every edit: an edit made from an older page is refused, not applied.
     version = models.PositiveIntegerField(_("version"), default=1)
     # The entry form's one-time token: a double tap or a resent form records once.
-    token = models.CharField(max_length=43, null=True, blank=True)
+    # NULL, not "", for hands without one, so that the unique constraint ignores them.
+    token = models.CharField(max_length=43, null=True, blank=True)  # noqa: DJ001
 
     class Meta:
         verbose_name = _("hand")
