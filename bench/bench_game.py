@@ -45,6 +45,8 @@ def configure(database: Path) -> None:
     os.environ["DEBUG"] = "0"
     os.environ["SECRET_KEY"] = secrets.token_urlsafe(40)
     os.environ["ALLOWED_HOSTS"] = "testserver"
+    # The client says it came through the TLS proxy (X-Forwarded-Proto), as in production.
+    os.environ["BEHIND_HTTPS_PROXY"] = "1"
 
     import django
     from django.conf import settings

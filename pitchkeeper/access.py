@@ -64,10 +64,14 @@ def club_view(need: Need = "read", write: Need = "score") -> Callable[[View], Vi
     return decorate
 
 
-def member_game(request: HttpRequest, pk: int, need: Need = "read") -> tuple[Game, str]:
-    """The game ``pk`` and the user's role in its club, in one query."""
+def member_game(
+    request: HttpRequest, pk: int, need: Need = "read", *, deleted: bool = False
+) -> tuple[Game, str]:
+    """The game ``pk`` and the user's role in its club, in one query. A deleted game is
+    not found, but by the screen that restores it (``deleted``)."""
     role = Membership.objects.filter(club=OuterRef("club"), user=request.user).values("role")
-    game = Game.objects.annotate(role=Subquery(role[:1])).filter(pk=pk, role__isnull=False).first()
+    games = Game.objects.all() if deleted else Game.objects.alive()
+    game = games.annotate(role=Subquery(role[:1])).filter(pk=pk, role__isnull=False).first()
     if game is None:
         raise Http404
     _allow(game.role, need)
@@ -85,7 +89,10 @@ def club_player(request: HttpRequest, pk: int) -> Player:
 def club_membership(request: HttpRequest, club_pk: int, need: Need = "read") -> Membership:
     """The user's membership of club ``club_pk``: 404 when there is none."""
     membership = (
-        Membership.objects.filter(club_id=club_pk, user=request.user).select_related("club").first()
+        # club__pk, not club_id: an id beyond SQLite's integers is then simply not found.
+        Membership.objects.filter(club__pk=club_pk, user=request.user)
+        .select_related("club")
+        .first()
     )
     if membership is None:
         raise Http404

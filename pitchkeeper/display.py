@@ -13,7 +13,18 @@ from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext, pgettext_lazy
 
-from pitchkeeper.rules import PRESET_INFO, Category, eldest_of
+from pitchkeeper.rules import (
+    GROUPS,
+    PRESET_INFO,
+    PRESETS,
+    Bid,
+    Category,
+    HandResult,
+    Ruleset,
+    eldest_of,
+)
+from pitchkeeper.rules import ruleset as _ruleset
+from pitchkeeper.rules.bids import DOUBLED
 from pitchkeeper.services import GameState
 
 # The table's own words for the points (Russian from seed 000, Norwegian from seed 001).
@@ -26,14 +37,76 @@ CATEGORY_LABELS = {
     "queens": pgettext_lazy("point", "Queens"),
     "kings": pgettext_lazy("point", "Kings"),
     "aces": pgettext_lazy("point", "Aces"),
+    # Seed 004's points: the jick, jokers, the trumps worth more than one.
+    "off_jack": pgettext_lazy("point", "Off-jack"),
+    "joker": pgettext_lazy("point", "Joker"),
+    "big_joker": pgettext_lazy("point", "Big joker"),
+    "little_joker": pgettext_lazy("point", "Little joker"),
+    "jokers": pgettext_lazy("point", "Jokers"),
+    "two": pgettext_lazy("point", "Two"),
+    "three": pgettext_lazy("point", "Three"),
+    "off_three": pgettext_lazy("point", "Off-three"),
+    "five": pgettext_lazy("point", "Five"),
+    "off_five": pgettext_lazy("point", "Off-five"),
+    "nine": pgettext_lazy("point", "Nine"),
+    "ten": pgettext_lazy("point", "Ten"),
+    "off_ace": pgettext_lazy("point", "Off-ace"),
+    "last_trick": pgettext_lazy("point", "Last trick"),
+}
+# The engine's own label of each ready-made point: a category that keeps it is worded
+# as above; one a preset or an imported game relabels is worded by OTHER_LABELS, or as
+# it comes.
+STANDARD_LABELS = {
+    category.key: category.label
+    for category in vars(_ruleset).values()
+    if isinstance(category, Category)
+}
+OTHER_LABELS = {
+    # Campbell ten-point's names for the big and little jokers.
+    "High joker": pgettext_lazy("point", "High joker"),
+    "Low joker": pgettext_lazy("point", "Low joker"),
 }
 
-# What "nobody took it" means for a point: the Jack was not dealt; Game was tied.
-NOBODY_WORDS = {"jack": gettext_lazy("not dealt"), "game": gettext_lazy("tied")}
+# What "nobody took it" means for a point: a card point was not dealt; Game was tied.
+NOT_DEALT = gettext_lazy("not dealt")
+NOBODY_WORDS = {
+    "game": gettext_lazy("tied"),
+    **{
+        key: NOT_DEALT
+        for key in CATEGORY_LABELS
+        if key not in ("high", "low", "game", "last_trick", "queens", "kings", "aces")
+    },
+}
+
+# The moon bids of the presets (shoot the moon, nine-five's smudges, hotshot, double-18).
+MOON_LABELS = {
+    "Shoot the moon": pgettext_lazy("bid", "Shoot the moon"),
+    "Smudge": pgettext_lazy("bid", "Smudge"),
+    "Blind smudge": pgettext_lazy("bid", "Blind smudge"),
+    "Hotshot": pgettext_lazy("bid", "Hotshot"),
+    "Double 18": pgettext_lazy("bid", "Double 18"),
+}
 
 
 def category_label(category: Category) -> str:
-    return str(CATEGORY_LABELS.get(category.key, category.label))
+    if category.key in CATEGORY_LABELS and category.label == STANDARD_LABELS.get(
+        category.key, category.label
+    ):
+        return str(CATEGORY_LABELS[category.key])
+    return str(OTHER_LABELS.get(category.label, category.label))
+
+
+def bid_label(rules: Ruleset, bid: Bid) -> str:
+    """A bid in words: 3, "6 for 12" for six doubled, a moon bid by its name."""
+    if isinstance(bid, str):
+        moon = rules.moon(bid)
+        if moon is not None:
+            return str(MOON_LABELS.get(moon.label, moon.label))
+        doubled = DOUBLED.fullmatch(bid)
+        if doubled:
+            number = int(doubled[1])
+            return _("%(bid)d for %(doubled)d") % {"bid": number, "doubled": 2 * number}
+    return str(bid)
 
 
 @dataclass(frozen=True)
@@ -76,6 +149,8 @@ class Board:
     dealer: str | None
     bids_first: str | None
     winner: str | None
+    # Over: won, or drawn (no winner).
+    finished: bool
     reason: str
     payments: tuple[Payment, ...]
 
@@ -100,6 +175,7 @@ def board(state: GameState) -> Board:
         dealer=result.dealer,
         bids_first=eldest_of(seating, result.dealer) if result.dealer else None,
         winner=result.winner,
+        finished=result.finished,
         reason=win_reason(state),
         payments=tuple(
             Payment(payer, payee, chips, chips * chip_value if chip_value is not None else None)
@@ -109,18 +185,50 @@ def board(state: GameState) -> Board:
 
 
 def win_reason(state: GameState) -> str:
-    """Why the game was won, in words: "Bob wins: the pitcher's points are counted first"."""
+    """Why the game ended, in words: "Bob wins: the pitcher's points are counted first",
+    "Drawn: Them reached -200"; empty while it goes on."""
     result = state.result
-    if result.winner is None:
+    rules = state.record.rules
+    if not result.finished:
         return ""
-    values = {"winner": result.winner, "target": state.record.rules.target}
+    values: dict[str, object] = {"winner": result.winner, "target": rules.target}
+    last = result.hands[-1] if result.hands else None
+    if result.won_by == "draw":
+        values |= {"side": _fallen(state, rules.draw_at), "floor": rules.draw_at}
+        return _("Drawn: %(side)s reached %(floor)s") % values
+    if result.won_by == "floor":
+        values |= {"loser": _fallen(state, rules.lose_at), "floor": rules.lose_at}
+        return _("%(winner)s wins: %(loser)s reached %(floor)s") % values
+    if result.won_by == "smudge_failed" and last is not None and last.bid is not None:
+        values |= {"loser": _pitchers(state, last), "bid": bid_label(rules, last.bid)}
+        return _("%(winner)s wins: %(loser)s bid %(bid)s and failed") % values
+    if result.won_by == "smudge" and last is not None and isinstance(last.bid, str):
+        values["bid"] = bid_label(rules, last.bid)
+        return _("%(winner)s wins: bid %(bid)s and made it") % values
     if result.won_by == "smudge":
         return _("%(winner)s wins: smudge") % values
+    if result.won_by == "win_by":
+        lead = result.scores[result.winner] - max(
+            score for side, score in result.scores.items() if side != result.winner
+        )
+        values["lead"] = lead
+        return (
+            ngettext(
+                "%(winner)s wins: reached %(target)s with a lead of %(lead)d",
+                "%(winner)s wins: reached %(target)s with a lead of %(lead)d",
+                lead,
+            )
+            % values
+        )
     if result.won_by == "bidder_out":
         return _("%(winner)s wins: made the bid and reached %(target)s") % values
     if result.won_by == "highest_total":
         return _("%(winner)s wins with the highest score") % values
-    first, *others = result.reached
+    return _count_order_reason(state, values)
+
+
+def _count_order_reason(state: GameState, values: dict[str, object]) -> str:
+    first, *others = state.result.reached
     if first.category is None:
         if others:
             return _("%(winner)s wins: the pitcher's points are counted first") % values
@@ -143,6 +251,22 @@ def win_reason(state: GameState) -> str:
     return _("%(winner)s wins: reached %(target)s on %(category)s") % values
 
 
+def _fallen(state: GameState, floor: int | None) -> str:
+    """The sides at or below ``floor``, in seat order."""
+    scores = state.result.scores
+    return ", ".join(
+        side for side in state.result.sides if floor is not None and scores[side] <= floor
+    )
+
+
+def _pitchers(state: GameState, hand: HandResult) -> str:
+    """The pitching side of ``hand``, with the called partner where there is one."""
+    sides = [hand.pitching_side or ""]
+    if hand.partner is not None:
+        sides.append(state.record.seating.side_of(hand.partner))
+    return " & ".join(dict.fromkeys(sides))
+
+
 @dataclass(frozen=True)
 class PointTaken:
     label: str
@@ -155,17 +279,22 @@ class HandRow:
     dealer: str
     kind: str
     pitcher: str | None
-    bid: int | None
+    # The bid in words: "3", "6 for 12", "Shoot the moon".
+    bid: str | None
+    # A numbered bid that needed every point (a moon bid says so in its name).
     smudge: bool
     made: bool | None
     points: tuple[PointTaken, ...]
     revoked: tuple[str, ...]
     changes: tuple[tuple[str, int], ...]
+    # Where the pitcher calls a partner: who it was, or that the pitcher played alone.
+    partner_note: str = ""
 
 
 def history(state: GameState) -> list[HandRow]:
     """The hands, latest first, as the history lists them."""
-    labels = {c.key: category_label(c) for c in state.record.rules.categories}
+    rules = state.record.rules
+    labels = {c.key: category_label(c) for c in rules.categories}
     rows = []
     for hand in state.result.hands:
         points = []
@@ -181,17 +310,26 @@ def history(state: GameState) -> list[HandRow]:
                 dealer=hand.dealer,
                 kind=hand.kind,
                 pitcher=hand.pitcher,
-                bid=hand.bid,
-                smudge=hand.smudge,
+                bid=None if hand.bid is None else bid_label(rules, hand.bid),
+                smudge=hand.smudge and not isinstance(hand.bid, str),
                 made=hand.made,
                 points=tuple(points),
                 revoked=hand.revoked,
                 changes=tuple((side, hand.delta[side]) for side in state.result.sides)
                 if hand.delta
                 else (),
+                partner_note=_partner_note(rules, hand),
             )
         )
     return rows[::-1]
+
+
+def _partner_note(rules: Ruleset, hand: HandResult) -> str:
+    if not rules.called_partner or hand.kind != "played":
+        return ""
+    if hand.partner is None:
+        return _("played alone")
+    return _("partner: %(name)s") % {"name": hand.partner}
 
 
 # Okabe-Ito colours, told apart by people with colour blindness; each line also has
@@ -258,8 +396,9 @@ def chart(state: GameState) -> Chart | None:
     return Chart(CHART_WIDTH, CHART_HEIGHT, lines, y(target), y(0), right, top, bottom)
 
 
-# The presets' names, and a line each on how they play, for picking one at a new game;
-# the engine's own words for the presets not translated here yet.
+# The presets' names, and a line each on how they play, for picking one at a new game,
+# in the engine's words (presets.PRESET_INFO) made translatable; a preset the engine
+# adds later shows its own words until it is added here.
 PRESET_LABELS = {
     **{name: info.label for name, info in PRESET_INFO.items()},
     "setback": gettext_lazy("Setback"),
@@ -267,6 +406,28 @@ PRESET_LABELS = {
     "partnership": gettext_lazy("Partnership"),
     "pitch-with-bidding": gettext_lazy("Pitch with bidding"),
     "blind-all-fours": gettext_lazy("Blind All Fours"),
+    "ten-point": gettext_lazy("Ten-point (Oklahoma)"),
+    "campbell-ten": gettext_lazy("Campbell ten-point"),
+    "campbell-eleven": gettext_lazy("Campbell eleven-point"),
+    "razzle-dazzle": gettext_lazy("Razzle-Dazzle"),
+    "wahoo-ten": gettext_lazy("Wahoo ten-point"),
+    "susqy-river": gettext_lazy("Susqy River ten-point"),
+    "roadhouse": gettext_lazy("Roadhouse"),
+    "cell": gettext_lazy("Cell (Kentucky seven-point)"),
+    "seven-point": gettext_lazy("Seven-point (Nebraska)"),
+    "seventeen-point": gettext_lazy("Seventeen-point"),
+    "maryland-jack": gettext_lazy("Maryland jack"),
+    "high-five": gettext_lazy("High five"),
+    "partnership-draw": gettext_lazy("Partnership draw (New Yorker)"),
+    "nine-five": gettext_lazy("Nine-five"),
+    "nine-five-hotshot": gettext_lazy("Nine-five, hotshot"),
+    "nine-five-connecticut": gettext_lazy("Nine-five (northwest Connecticut)"),
+    "five-nine-connecticut": gettext_lazy("Five-nine (northeast Connecticut)"),
+    "bonanza": gettext_lazy("Bonanza"),
+    "contway-six": gettext_lazy("Contway six-point"),
+    "five-point-joker": gettext_lazy("Five-point joker pitch"),
+    "six-point-joker": gettext_lazy("Six-point joker pitch"),
+    "smear": gettext_lazy("Smear (5-point)"),
 }
 PRESET_DESCRIPTIONS = {
     **{name: info.description for name, info in PRESET_INFO.items()},
@@ -274,12 +435,97 @@ PRESET_DESCRIPTIONS = {
     "auction-pitch": gettext_lazy(
         "Bids 1–4, to 7; the dealer must bid if all pass; only the bidder goes out."
     ),
-    "partnership": gettext_lazy("Teams, partners sitting opposite; bids 2–5, to 11."),
+    "partnership": gettext_lazy(
+        "Teams, partners sitting opposite; bids 2–4 or a smudge of 5, to 11."
+    ),
     "pitch-with-bidding": gettext_lazy(
         "Open bids; Queens, Kings and Aces count too; the highest total wins."
     ),
     "blind-all-fours": gettext_lazy("No bidding: the player left of the dealer pitches; to 11."),
+    "ten-point": gettext_lazy(
+        "Jick, two jokers and a Three worth 3; bids 1–9, doubled or the moon; to 52."
+    ),
+    "campbell-ten": gettext_lazy(
+        "Teams of two; the Two is its player's point; bids 5–9 or the moon for 10; to 32."
+    ),
+    "campbell-eleven": gettext_lazy(
+        "Campbell ten-point with the off-ace; bids 1–11; the moon wins or loses; to 51."
+    ),
+    "razzle-dazzle": gettext_lazy(
+        "Ten-point where the pitcher calls a partner each hand; scores stay your own."
+    ),
+    "wahoo-ten": gettext_lazy(
+        "Ten-point with bids from 5; the dealer is dumped a 5 when all pass."
+    ),
+    "susqy-river": gettext_lazy(
+        "Each for himself; the Five is worth 5 and the last trick 1; to 50."
+    ),
+    "roadhouse": gettext_lazy("Bids 2–4 or the moon for 15 (every trick); to 15, win by two."),
+    "cell": gettext_lazy("Seven points: High, Low, Jack, jick, two jokers, Game; bids 3–7; to 21."),
+    "seven-point": gettext_lazy(
+        "Ten-point without the Three: bids 1–6, doubled or the moon; to 21."
+    ),
+    "seventeen-point": gettext_lazy(
+        "Ten-point with the Five and off-five worth 5 instead of the Three; to 52."
+    ),
+    "maryland-jack": gettext_lazy(
+        "The bidder scores only its bid (+1 if exact); others score only if it is set."
+    ),
+    "high-five": gettext_lazy(
+        "Teams of two; Five and off-five worth 5; bids 6–16 or the moon; to 52."
+    ),
+    "partnership-draw": gettext_lazy(
+        "Teams; bids 2–3, or 4 to shoot the moon and win or lose the game; to 15."
+    ),
+    "nine-five": gettext_lazy(
+        "Teams; the Nine is worth 9 and the Five 5; over 100 on a made bid; out at -100."
+    ),
+    "nine-five-hotshot": gettext_lazy(
+        "Nine-five with bids 9–17 and the hotshot, 18, that wins or loses the game."
+    ),
+    "nine-five-connecticut": gettext_lazy(
+        "Nine-five to 100 by anybody; when all pass the deal moves on."
+    ),
+    "five-nine-connecticut": gettext_lazy(
+        "Bids 5–18 or double-18 (36, every trick); over 100 on a made bid."
+    ),
+    "bonanza": gettext_lazy(
+        "Teams; 18 points with the Nine and Five; the moon wins or loses; to 64."
+    ),
+    "contway-six": gettext_lazy(
+        "Teams; jick and a joker; scores never below 0; losers pay for their hickeys."
+    ),
+    "five-point-joker": gettext_lazy(
+        "Auction pitch with a joker worth a point: five points a hand; to 11."
+    ),
+    "six-point-joker": gettext_lazy(
+        "Auction pitch with two jokers worth a point each: six points a hand; to 11."
+    ),
+    "smear": gettext_lazy(
+        "High, Low, Jack, jick and Game; bids 2–5; the highest score wins, ties to the bidder."
+    ),
 }
+# The groups the new-game screen lists the presets in, in presets.GROUPS' order.
+GROUP_LABELS = {
+    **GROUPS,
+    "classic": pgettext_lazy("presets", "Classic"),
+    "partnership": pgettext_lazy("presets", "Partnership"),
+    "ten-point": pgettext_lazy("presets", "10-point family"),
+    "nine-five": pgettext_lazy("presets", "Nine-five family"),
+    "other": pgettext_lazy("presets", "Other"),
+}
+
+
+def preset_groups() -> list[tuple[str, str, list[str]]]:
+    """The presets by group, in GROUPS' order: (group, its name, its presets)."""
+    return [
+        (
+            group,
+            str(GROUP_LABELS[group]),
+            [name for name in PRESETS if PRESET_INFO[name].group == group],
+        )
+        for group in GROUPS
+    ]
 
 
 def preset_label(preset: str) -> str:

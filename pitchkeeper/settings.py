@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 import sys
+import tempfile
 from datetime import timedelta
 from pathlib import Path
 
@@ -121,6 +122,8 @@ DATABASES = {
     "default": dj_database_url.config(
         default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}",
         conn_max_age=600,
+        # A kept connection that the server dropped (a restart) is noticed and replaced.
+        conn_health_checks=True,
     ),
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
@@ -131,6 +134,12 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
         "transaction_mode": "IMMEDIATE",
         "timeout": 20,
+    }
+    # Tests use a file as well, not Django's shared in-memory database (which has no WAL
+    # and table locks that no busy timeout waits out): the same locking as a real run,
+    # so that the concurrency tests mean something. One file per test process.
+    DATABASES["default"]["TEST"] = {
+        "NAME": str(Path(tempfile.gettempdir()) / f"pitchkeeper-test-{os.getpid()}.sqlite3")
     }
 
 AUTH_PASSWORD_VALIDATORS = [
@@ -143,10 +152,21 @@ AUTH_PASSWORD_VALIDATORS = [
 # Production: cookies only over HTTPS, HSTS, and a Content Security Policy that allows
 # only the app's own static files (no inline script anywhere, so none is allowed).
 SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = not DEBUG
+SESSION_COOKIE_HTTPONLY = True
 SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", default=not DEBUG)
-SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
-SECURE_HSTS_SECONDS = 0 if DEBUG else 31_536_000
+# A load balancer may ask for the health check over plain HTTP.
+SECURE_REDIRECT_EXEMPT = [r"^health/$"]
+# Behind a TLS-terminating proxy the app sees plain HTTP; the proxy says what the browser
+# used in X-Forwarded-Proto. Trusting that header is only safe when a proxy sets it on
+# every request (and drops what the client sent), so it is opt-in.
+if env_bool("BEHIND_HTTPS_PROXY", default=False):
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+SECURE_HSTS_SECONDS = 0 if DEBUG else int(os.environ.get("SECURE_HSTS_SECONDS", "31536000"))
 SECURE_HSTS_INCLUDE_SUBDOMAINS = SECURE_HSTS_PRELOAD = not DEBUG
+SECURE_CONTENT_TYPE_NOSNIFF = True
+SECURE_REFERRER_POLICY = "same-origin"
+SECURE_CROSS_ORIGIN_OPENER_POLICY = "same-origin"
+X_FRAME_OPTIONS = "DENY"
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", "")
 CONTENT_SECURITY_POLICY = {
     "DIRECTIVES": {
@@ -175,7 +195,7 @@ TIME_ZONE = os.environ.get("TIME_ZONE", "UTC")
 
 STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
-STATIC_ROOT = BASE_DIR / "staticfiles"
+STATIC_ROOT = Path(os.environ.get("STATIC_ROOT", BASE_DIR / "staticfiles"))
 
 # Local runs and tests skip `collectstatic`: serve from the finders and don't hash names.
 # (Django's test runner forces DEBUG off, so WhiteNoise's DEBUG-based defaults don't cover tests.)

@@ -111,7 +111,7 @@ def test_signup_refuses_a_weak_or_mismatched_password(password1, password2, mess
     assert response.status_code == 400
     assert message in html
     # Next to the field it is about, and summed up at the top.
-    assert 'id="id_password2_errors"' in html
+    assert 'id="id_password2_error"' in html
     assert "The account was not created" in html
     assert not User.objects.exists()
     assert not is_signed_in(client)
@@ -122,7 +122,7 @@ def test_signup_refuses_a_taken_username_whatever_its_case(ann):
 
     assert response.status_code == 400
     assert "A user with that username already exists." in response.content.decode()
-    assert 'id="id_username_errors"' in response.content.decode()
+    assert 'id="id_username_error"' in response.content.decode()
     assert User.objects.count() == 1
 
 
@@ -130,7 +130,7 @@ def test_signup_refuses_a_bad_email():
     response = signup(Client(), email="not an address")
 
     assert response.status_code == 400
-    assert 'id="id_email_errors"' in response.content.decode()
+    assert 'id="id_email_error"' in response.content.decode()
     assert not User.objects.exists()
 
 
@@ -342,7 +342,7 @@ def test_password_change_refuses_bad_input(ann, old, new1, new2, field, message)
     html = response.content.decode()
     assert response.status_code == 200
     assert message in html
-    assert f'id="id_{field}_errors"' in html
+    assert f'id="id_{field}_error"' in html
     ann.refresh_from_db()
     assert ann.check_password(PASSWORD)
 

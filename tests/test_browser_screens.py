@@ -122,6 +122,32 @@ def game_finished(page: Any, make_game: Callable[..., Any], club: Club) -> None:
     page.goto(f"/games/{game_over(make_game).pk}/")
 
 
+TEN_POINT = ("high", "low", "jack", "off_jack", "big_joker", "little_joker", "three", "game")
+
+
+def game_ten_point(page: Any, make_game: Callable[..., Any], club: Club) -> None:
+    """Ten points a hand on eight rows, nineteen bids with the doubled ones and the moon;
+    a doubled bid made, one set back (Us in the hole)."""
+    teams = {"Us": ["Ann", "Cy"], "Them": ["Bob", "Dee"]}
+    game = make_game("ten-point", ("Ann", "Bob", "Cy", "Dee"), teams).game
+    them = dict.fromkeys(TEN_POINT, "Them") | {"game": None}
+    for pitcher, bid in (("Bob", "6x2"), ("Cy", "3x2")):
+        hand_record(game=game, record=HandRecord(pitcher=pitcher, bid=bid, points=them))
+    page.goto(f"/games/{game.pk}/")
+
+
+def game_drawn(page: Any, make_game: Callable[..., Any], club: Club) -> None:
+    """Nine-five's backdoor: Us fell to -200 on failed blind smudges, the game drawn."""
+    teams = {"Us": ["Ann", "Cy"], "Them": ["Bob", "Dee"]}
+    rules = {"preset": "nine-five", "lose_at": None, "draw_at": -200}
+    game = make_game(rules, ("Ann", "Bob", "Cy", "Dee"), teams).game
+    keys = ("high", "low", "jack", "game", "nine", "five")
+    failed = dict.fromkeys(keys, "Us") | {"game": None}
+    for pitcher in ("Ann", "Cy") * 5:
+        hand_record(game=game, record=HandRecord(pitcher=pitcher, bid="blind", points=failed))
+    page.goto(f"/games/{game.pk}/")
+
+
 def hand_edit(page: Any, make_game: Callable[..., Any], club: Club) -> None:
     page.goto(f"/games/{game_in_progress(make_game).pk}/hands/2/")
 
@@ -197,10 +223,73 @@ SCREENS = {
     "game_with_errors": game_with_errors,
     "game_partnership": game_partnership,
     "game_over": game_finished,
+    "game_ten_point": game_ten_point,
+    "game_drawn": game_drawn,
     "hand_edit": hand_edit,
     "live": live,
     "game_seven_long_names": game_seven,
     "live_seven_long_names": live_seven,
+}
+
+
+# ---- Seasons: leaderboard, player page, ledger, seasons ----
+
+
+def season_data(make_game: Callable[..., Any], club: Club) -> Any:
+    """A season of five games, a team game among them, chips with a money value, a
+    payment recorded and a long name; returns Bob."""
+    from pitchkeeper.models import Game, Player, Season
+    from pitchkeeper.stats import Span, payment_record
+    from tests.test_stats import smudge_game, team_game
+
+    for table in [
+        ("Ann", "Bob", "Cy"),
+        ("Bob", "Cy", "Ann"),
+        ("Cy", "Maximilian Rosenberg", "Bob"),
+    ]:
+        smudge_game(make_game, table)
+    smudge_game(make_game)
+    team_game(make_game)
+    Game.objects.update(chip_value="0.25")
+    Season.objects.create(club=club, name="Whole history", start="2000-01-01")
+    players = {p.name: p for p in Player.objects.all()}
+    owner = club.memberships.get().user
+    payment_record(
+        club=club, span=Span(None), payer=players["Dee"], payee=players["Bob"], chips=1, by=owner
+    )
+    return players["Bob"]
+
+
+def leaderboard(page: Any, make_game: Callable[..., Any], club: Club) -> None:
+    season_data(make_game, club)
+    page.goto("/seasons/?sort=-wins")
+
+
+def player_stats(page: Any, make_game: Callable[..., Any], club: Club) -> None:
+    page.goto(f"/seasons/players/{season_data(make_game, club).pk}/")
+
+
+def ledger(page: Any, make_game: Callable[..., Any], club: Club) -> None:
+    season_data(make_game, club)
+    page.goto("/seasons/ledger/?season=all")
+
+
+def seasons(page: Any, make_game: Callable[..., Any], club: Club) -> None:
+    """With a refused change shown next to its field."""
+    season_data(make_game, club)
+    page.goto("/seasons/manage/")
+    page.locator("#id_new-name").fill("Spring")
+    page.locator("#id_new-start").fill("2024-05-01")
+    page.locator("#id_new-end").fill("2024-04-01")
+    page.get_by_role("button", name="Add season").click()
+    expect(page.locator("#id_new-end_error")).to_be_visible()
+
+
+SCREENS |= {
+    "leaderboard": leaderboard,
+    "player_stats": player_stats,
+    "ledger": ledger,
+    "seasons": seasons,
 }
 
 
@@ -278,3 +367,56 @@ def test_fits_a_phone(page, make_game, club, screen):
     assert width <= PHONE_WIDTH, f"{screen} scrolls sideways: {width} px wide"
     small = page.evaluate(SMALL_TARGETS_JS, TOUCH_TARGET)
     assert not small, f"touch targets under {TOUCH_TARGET} px on {screen}:\n" + "\n".join(small)
+
+
+# ---- History of changes, deleting and restoring ----
+
+
+def game_history(page: Any, make_game: Callable[..., Any], club: Club) -> None:
+    """Every kind of change, with the hands before and after and the Restore buttons."""
+    from pitchkeeper.services import hand_delete, hand_edit
+
+    game = game_in_progress(make_game)
+    hand_edit(
+        game=game,
+        number=2,
+        record=HandRecord(pitcher="Cy", bid=2, points=points("Cy", "Bob", None, "Ann")),
+    )
+    hand_delete(game=game, number=3)
+    page.goto(f"/games/{game.pk}/history/")
+
+
+def hand_edit_conflict(page: Any, make_game: Callable[..., Any], club: Club) -> None:
+    """An edit refused because another phone changed the hand first (409)."""
+    from pitchkeeper.services import hand_edit
+
+    game = game_in_progress(make_game)
+    page.goto(f"/games/{game.pk}/hands/1/")
+    hand_edit(
+        game=game,
+        number=1,
+        record=HandRecord(pitcher="Ann", bid=2, points=points("Ann", "Ann", None, "Bob")),
+    )
+    pick(page, "pitcher", "Cy")
+    page.get_by_role("button", name="Save changes").click()
+    expect(page.locator("#hand-form [role=alert]")).to_be_visible()
+
+
+def game_delete(page: Any, make_game: Callable[..., Any], club: Club) -> None:
+    page.goto(f"/games/{game_in_progress(make_game).pk}/delete/")
+
+
+def games_deleted(page: Any, make_game: Callable[..., Any], club: Club) -> None:
+    from pitchkeeper.services import game_delete as delete
+
+    delete(game=game_in_progress(make_game))
+    delete(game=game_over(make_game))
+    page.goto("/games/deleted/")
+
+
+SCREENS |= {
+    "game_history": game_history,
+    "hand_edit_conflict": hand_edit_conflict,
+    "game_delete": game_delete,
+    "games_deleted": games_deleted,
+}

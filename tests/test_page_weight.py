@@ -118,6 +118,10 @@ def screens(club, make_game):
         "game over": reverse("game", args=[won.pk]),
         "hand_edit": reverse("hand_edit", args=[game.pk, 30]),
         "live": reverse("live", args=[game.share_token]),
+        "leaderboard": reverse("leaderboard"),
+        "player stats": reverse("player_stats", args=[type(won).objects.get(pk=won.pk).winner_id]),
+        "ledger": reverse("ledger"),
+        "seasons": reverse("seasons"),
     }
 
 

@@ -7,14 +7,38 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext as _
 
-from pitchkeeper.display import NOBODY_WORDS, category_label
-from pitchkeeper.rules import HandRecord, RuleError, bidding_order, legal_bids
+from pitchkeeper.display import NOBODY_WORDS, bid_label, category_label
+from pitchkeeper.rules import (
+    Bid,
+    Category,
+    HandRecord,
+    RuleError,
+    all_bids,
+    bidding_order,
+    legal_bids,
+)
 from pitchkeeper.services import GameState
 
 PASS = "pass"
 NOBODY = "nobody"
-# Beyond this many bids, a number field beats a row of buttons.
+# The called partner's choice when the pitcher held the called card.
+ALONE = "alone"
+# Beyond this many bids the buttons are drawn compact, so that a long range (nine-five's
+# 4-18 and two smudges, ten-point's doubled bids) stays a few rows of one tap each.
 MOST_BID_BUTTONS = 9
+
+
+def bid_value(text: str) -> Bid:
+    """A bid as the form sends it ("6", "6x2", "moon") as the engine takes it: a moon
+    bid's key starts with a letter and a doubled bid has its "x", so only a plain number
+    is all digits."""
+    return int(text) if text.isdigit() else text
+
+
+def _point_label(category: Category) -> str:
+    """A point's name, with its worth where it is more than one: "Nine (9)"."""
+    label = category_label(category)
+    return f"{label} ({category.value})" if category.value > 1 else label
 
 
 class ChoiceButtons(forms.RadioSelect):
@@ -23,6 +47,8 @@ class ChoiceButtons(forms.RadioSelect):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.disabled_values: set[str] = set()
+        # Many choices: drawn as tighter buttons, each still a thumb's width.
+        self.compact = False
 
     def create_option(self, name: str, value: Any, *args: Any, **kwargs: Any) -> dict[str, Any]:
         option = super().create_option(name, value, *args, **kwargs)
@@ -38,16 +64,20 @@ class HandForm(forms.Form):
     bidding order from the player on the dealer's left.
     """
 
-    def __init__(self, *args: Any, state: GameState, dealer: str, **kwargs: Any) -> None:
+    def __init__(
+        self, *args: Any, state: GameState, dealer: str, number: int | None = None, **kwargs: Any
+    ) -> None:
+        """``number``: the hand being edited; None for a new hand after the last one."""
         super().__init__(*args, **kwargs)
         self.state = state
         rules = state.record.rules
         seating = state.record.seating
         self.order = bidding_order(seating, dealer)
         self.dealer = dealer
+        self.number = number
         sides = [(side, side) for side in state.result.sides]
+        players = [(name, name) for name in self.order]
         if rules.bidding:
-            players = [(name, name) for name in self.order]
             self.fields["pitcher"] = forms.ChoiceField(
                 label=_("Pitcher"), choices=players, required=False, widget=forms.RadioSelect
             )
@@ -55,13 +85,21 @@ class HandForm(forms.Form):
             for seat, name in enumerate(self.order):
                 field = self._bid_field(name, required=False, can_pass=True)
                 self.fields[f"auction_{seat}"] = field
+        if rules.called_partner:
+            self.fields["partner"] = forms.ChoiceField(
+                label=_("Called partner"),
+                help_text=_("Who held the called card; alone when the pitcher held it."),
+                choices=[*players, (ALONE, _("alone"))],
+                required=False,
+                widget=forms.RadioSelect,
+            )
         for category in rules.categories:
             if category.kind == "one":
                 choices = list(sides)
                 if not category.required:
                     choices.append((NOBODY, NOBODY_WORDS.get(category.key, _("nobody"))))
                 self.fields[f"point_{category.key}"] = forms.ChoiceField(
-                    label=category_label(category),
+                    label=_point_label(category),
                     choices=choices,
                     required=False,
                     widget=forms.RadioSelect,
@@ -80,33 +118,26 @@ class HandForm(forms.Form):
             required=False,
             widget=forms.CheckboxSelectMultiple,
         )
-        if rules.smudge == "all_tricks":
+        if rules.smudge == "all_tricks" or any(moon.all_tricks for moon in rules.moon_bids):
             self.fields["all_tricks"] = forms.BooleanField(
                 label=_("The pitcher's side took every trick"), required=False
             )
 
     def _bid_field(self, label: str, *, required: bool, can_pass: bool = False) -> forms.Field:
-        rules = self.state.record.rules
-        bids = range(rules.min_bid, rules.highest_bid + 1)
-        if len(bids) > MOST_BID_BUTTONS:
-            return forms.IntegerField(
-                label=label,
-                min_value=rules.min_bid,
-                max_value=rules.highest_bid,
-                required=required,
-                help_text=_("a pass: leave empty") if can_pass else "",
-            )
+        """One button per bid, every bid one tap, however many the rules have."""
+        bids = all_bids(self.state.record.rules)
         choices = [(str(bid), self._bid_label(bid)) for bid in bids]
         if can_pass:
             choices.insert(0, (PASS, _("pass")))
-        return forms.ChoiceField(
-            label=label, choices=choices, required=required, widget=ChoiceButtons
-        )
+        widget = ChoiceButtons()
+        widget.compact = len(bids) > MOST_BID_BUTTONS
+        return forms.ChoiceField(label=label, choices=choices, required=required, widget=widget)
 
-    def _bid_label(self, bid: int) -> str:
-        if self.state.record.rules.is_smudge(bid):
+    def _bid_label(self, bid: Bid) -> str:
+        rules = self.state.record.rules
+        if isinstance(bid, int) and rules.is_smudge(bid):
             return _("%(bid)s smudge") % {"bid": bid}
-        return str(bid)
+        return bid_label(rules, bid)
 
     @property
     def auction_fields(self) -> list[forms.BoundField]:
@@ -117,19 +148,31 @@ class HandForm(forms.Form):
 
         Only a help: the engine checks the auction again when it is saved.
         """
-        if not self._bidding or not isinstance(self.fields["auction_0"].widget, ChoiceButtons):
+        if not self._bidding:
             return
         rules, seating = self.state.record.rules, self.state.record.seating
-        so_far: list[tuple[str, int | None]] = []
+        scores = self.scores_before
+        so_far: list[tuple[str, Bid | None]] = []
         for seat, name in enumerate(self.order):
             field = self.fields[f"auction_{seat}"]
-            _player, bids, may_pass = legal_bids(rules, seating, self.dealer, so_far)
+            _player, bids, may_pass = legal_bids(rules, seating, self.dealer, so_far, scores)
             allowed = {str(bid) for bid in bids} | ({PASS} if may_pass else set())
             field.widget.disabled_values = {v for v, _l in field.choices if v not in allowed}
             entry = self.data.get(self.add_prefix(f"auction_{seat}")) if self.is_bound else None
             if entry not in allowed:
                 return
-            so_far.append((name, None if entry == PASS else int(entry)))
+            so_far.append((name, None if entry == PASS else bid_value(entry)))
+
+    @property
+    def scores_before(self) -> dict[str, int]:
+        """Each side's score before the hand entered: some bids are only open at some
+        scores (Bonanza's moon: not in the hole, nor at 46 or more)."""
+        result = self.state.result
+        if self.number is None:
+            return result.scores
+        if self.number > 1:
+            return result.hands[self.number - 2].scores
+        return dict.fromkeys(result.sides, 0)
 
     @property
     def point_fields(self) -> list[forms.BoundField]:
@@ -152,15 +195,13 @@ class HandForm(forms.Form):
     def _bidding(self) -> bool:
         return self.state.record.rules.bidding
 
-    def _auction(self) -> tuple[tuple[str, int | None], ...] | None:
+    def _auction(self) -> tuple[tuple[str, Bid | None], ...] | None:
         if not self._bidding:
             return None
         entries = [self.cleaned_data.get(f"auction_{seat}") for seat in range(len(self.order))]
         if all(entry in (None, "") for entry in entries):
             return None
-        if any(entry in (None, "") for entry in entries) and not isinstance(
-            self.fields["auction_0"], forms.IntegerField
-        ):
+        if any(entry in (None, "") for entry in entries):
             missing = next(
                 name for name, entry in zip(self.order, entries, strict=True) if not entry
             )
@@ -168,9 +209,20 @@ class HandForm(forms.Form):
                 _("%(name)s has no bid or pass yet") % {"name": missing}, field="auction"
             )
         return tuple(
-            (name, None if entry in (None, "", PASS) else int(entry))
+            (name, None if entry == PASS else bid_value(entry))
             for name, entry in zip(self.order, entries, strict=True)
         )
+
+    def _partner(self) -> str | None:
+        if "partner" not in self.fields:
+            return None
+        partner = self.cleaned_data.get("partner")
+        if not partner:
+            raise RuleError(
+                _("Say who held the called card, or that the pitcher played alone."),
+                field="partner",
+            )
+        return None if partner == ALONE else partner
 
     def _points(self) -> dict[str, Any]:
         rules = self.state.record.rules
@@ -205,10 +257,11 @@ class HandForm(forms.Form):
         return HandRecord(
             auction=auction,
             pitcher=None if auction else pitcher,
-            bid=None if auction or bid in (None, "") else int(bid),
+            bid=None if auction or not bid else bid_value(bid),
             points=self._points(),
             revoked=tuple(self.cleaned_data.get("revoked") or ()),
             all_tricks=bool(self.cleaned_data.get("all_tricks")),
+            partner=self._partner(),
         )
 
     def add_rule_error(self, error: RuleError) -> None:
@@ -236,6 +289,9 @@ def initial_for(record: HandRecord, form_order: tuple[str, ...], sides: tuple[st
         "revoked": list(record.revoked),
         "all_tricks": record.all_tricks,
     }
+    if record.points:
+        # A played hand; "partner" is only asked where the pitcher calls one.
+        initial["partner"] = record.partner or ALONE
     if record.auction:
         by_name = {name.casefold(): bid for name, bid in record.auction}
         for seat, name in enumerate(form_order):

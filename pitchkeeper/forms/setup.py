@@ -19,7 +19,7 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from pitchkeeper.display import PRESET_DESCRIPTIONS, PRESET_LABELS, preset_label
+from pitchkeeper.display import PRESET_DESCRIPTIONS, PRESET_LABELS, preset_groups, preset_label
 from pitchkeeper.models import Club, Game, Player
 from pitchkeeper.rules import DEFAULT_PRESET, PRESETS, RuleError, Ruleset, resolve_rules
 from pitchkeeper.rules.record import MAX_NAME_LENGTH
@@ -101,6 +101,28 @@ def initial_from(last: Game | None, roster: Sequence[Player]) -> dict[str, Any]:
     return initial
 
 
+class PresetButtons(forms.RadioSelect):
+    """The presets' radio buttons; a preset played in teams says so (``data-teams``), so
+    that the team fields show only for one."""
+
+    def create_option(self, name: str, value: Any, *args: Any, **kwargs: Any) -> dict[str, Any]:
+        option = super().create_option(name, value, *args, **kwargs)
+        if value in PRESETS and PRESETS[value].partnership:
+            option["attrs"]["data-teams"] = ""
+        return option
+
+
+@dataclass(frozen=True)
+class PresetGroup:
+    """One group of presets on the screen (classic, partnership, 10-point family ...),
+    open when it holds the preset picked."""
+
+    key: str
+    label: str
+    open: bool
+    presets: list[tuple[forms.BoundField, str]]
+
+
 @dataclass(frozen=True)
 class Row:
     """One player's line: ``name`` is None on the line for a new player's name."""
@@ -141,12 +163,13 @@ class GameForm(forms.Form):
     preset = forms.ChoiceField(
         label=gettext_lazy("Game"),
         choices=[(name, PRESET_LABELS[name]) for name in PRESETS],
-        widget=forms.RadioSelect,
+        widget=PresetButtons,
     )
     # The preset the settings below were filled in for, so that settings shown for one
     # preset are never started with another.
     settings_for = forms.CharField(required=False, widget=forms.HiddenInput)
-    target = forms.IntegerField(label=gettext_lazy("Points to win"), min_value=1, max_value=99)
+    # Nine-five plays to 101.
+    target = forms.IntegerField(label=gettext_lazy("Points to win"), min_value=1, max_value=999)
     min_bid = forms.IntegerField(label=gettext_lazy("Lowest bid"), min_value=1, max_value=99)
     dealer_may_steal = forms.BooleanField(
         label=gettext_lazy("The dealer may steal the bid"), required=False
@@ -281,6 +304,21 @@ class GameForm(forms.Form):
     def presets(self) -> list[tuple[forms.BoundField, str]]:
         """Each preset's radio button with its one-line description."""
         return [(radio, PRESET_DESCRIPTIONS[radio.data["value"]]) for radio in self["preset"]]
+
+    @property
+    def preset_groups(self) -> list[PresetGroup]:
+        """The presets in their groups, in the groups' order (presets.GROUPS)."""
+        radios = {radio.data["value"]: radio for radio in self["preset"]}
+        picked = self["preset"].value()
+        return [
+            PresetGroup(
+                key,
+                label,
+                picked in names,
+                [(radios[name], PRESET_DESCRIPTIONS[name]) for name in names],
+            )
+            for key, label, names in preset_groups()
+        ]
 
     @property
     def settings_label(self) -> str:

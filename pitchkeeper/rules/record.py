@@ -60,6 +60,9 @@ def check_name(name: object, what: str) -> str:
         raise RuleError(f"{what} must be a non-empty name")
     if len(name.strip()) > MAX_NAME_LENGTH:
         raise RuleError(f"{what} is longer than {MAX_NAME_LENGTH} characters")
+    if "\x00" in name:
+        # PostgreSQL cannot store it.
+        raise RuleError(f"{what} must not contain a NUL character")
     return name.strip()
 
 

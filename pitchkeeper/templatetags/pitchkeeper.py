@@ -10,7 +10,9 @@ from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 
+from pitchkeeper.display import bid_label
 from pitchkeeper.models import Game
+from pitchkeeper.rules import Bid, Ruleset
 
 register = template.Library()
 
@@ -42,3 +44,9 @@ def share_qr_svg(url: str) -> SafeString:
     # format_html escapes the label in the attribute.
     labelled = format_html('<svg role="img" aria-label="{}" ', label)
     return mark_safe(svg.replace("<svg ", labelled, 1))
+
+
+@register.filter
+def bid_words(bid: Bid | None, rules: Ruleset) -> str:
+    """``{{ hand.bid|bid_words:rules }}``: a bid in words, "6 for 12" or "Shoot the moon"."""
+    return "" if bid is None else bid_label(rules, bid)

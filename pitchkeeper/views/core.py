@@ -35,7 +35,7 @@ def home(request: HttpRequest) -> HttpResponse:
 
     ``?page=N`` shows older finished games; htmx asks for just those to append them.
     """
-    games = request.membership.club.games  # type: ignore[attr-defined]
+    games = request.membership.club.games.alive()  # type: ignore[attr-defined]
     page = _page(request.GET.get("page"))
     start = (page - 1) * PAGE_SIZE
     seats = Prefetch("seats", queryset=Seat.objects.select_related("player"))
@@ -61,8 +61,13 @@ def home(request: HttpRequest) -> HttpResponse:
     return render(request, "home.html", context)
 
 
+# Far beyond any club's games, and small enough that the query's OFFSET fits the
+# database's integers (a larger one was a 500).
+LAST_PAGE = 10**9
+
+
 def _page(value: str | None) -> int:
     try:
-        return max(1, int(value or 1))
+        return min(max(1, int(value or 1)), LAST_PAGE)
     except ValueError:
         return 1

@@ -30,7 +30,7 @@ def _fragment(request: HttpRequest) -> bool:
 def live_etag(request: HttpRequest, token: str) -> str | None:
     """Everything the answer depends on: the game and its last change, the language,
     and page or fragment. None for an unknown token, which the view answers 404."""
-    row = Game.objects.filter(share_token=token).values_list("pk", "updated").first()
+    row = Game.objects.alive().filter(share_token=token).values_list("pk", "updated").first()
     if row is None:
         return None
     pk, updated = row
@@ -45,7 +45,12 @@ def live_etag(request: HttpRequest, token: str) -> str | None:
 @vary_on_headers("HX-Request", "HX-History-Restore-Request")
 @condition(etag_func=live_etag)
 def live(request: HttpRequest, token: str) -> HttpResponse:
-    game = get_object_or_404(Game, share_token=token)
+    # A deleted game's link answers 404 like a revoked one (until the game is restored).
+    game = get_object_or_404(Game.objects.alive(), share_token=token)
     state = game_state(game=game)
-    context = {"board": board(state), "hands": state.result.hands[::-1][:RECENT_HANDS]}
+    context = {
+        "board": board(state),
+        "hands": state.result.hands[::-1][:RECENT_HANDS],
+        "rules": state.record.rules,
+    }
     return render(request, "live.html#board" if _fragment(request) else "live.html", context)

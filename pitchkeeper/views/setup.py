@@ -20,9 +20,11 @@ def game_new(request: HttpRequest) -> HttpResponse:
     (htmx swaps in the part that changed); any other POST starts the game."""
     club = request.membership.club  # type: ignore[attr-defined]
     roster = list(club.players.filter(retired=False))
-    last = club.games.prefetch_related(
-        Prefetch("seats", queryset=Seat.objects.select_related("player"))
-    ).first()
+    last = (
+        club.games.alive()
+        .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("player")))
+        .first()
+    )
     if request.method == "GET":
         form = GameForm(club=club, roster=roster, initial=initial_from(last, roster))
         return render(request, "game_new.html", {"form": form})

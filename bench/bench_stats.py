@@ -1,0 +1,433 @@
+"""Benchmark: the leaderboard, a player page and the ledger of a synthetic ten-year
+league, against a bare Django view, and against a straightforward implementation that
+replays every game of the season through the rules engine and adds up in Python.
+
+Not a test (timings depend on the machine): run it by hand, from the repository root,
+
+    .venv/bin/python bench/bench_stats.py [--games 50000] [--runs 20] [--naive-runs 3]
+    .venv/bin/python bench/bench_stats.py --database /tmp/league.sqlite3   # keep/reuse it
+
+Django runs in-process with DEBUG off on a SQLite database; requests go through the
+whole middleware stack with Django's test client, signed in as the club's owner. The
+league is made by ``manage.py generate_league --seed 1`` (in a temporary folder, or in
+--database, which is reused when it already holds a league). Each figure is the median
+of its runs after a warm-up; ratios are against the bare view.
+
+The straightforward pages ("replay") read the same season's games with
+services.games_replayed (three queries per chunk of games), replay them through the
+engine, add the figures up in Python and render the same templates. Their ratings are
+re-rated over the season's games only, so what they cost is a lower bound.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import secrets
+import sqlite3
+import statistics
+import sys
+import tempfile
+import time
+import types
+import warnings
+from collections import defaultdict
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+WARM_UP = 2
+CLUB_NAME = "Synthetic league"
+OWNER = "bench-owner"
+
+
+def configure(database: Path) -> None:
+    """Django from the project's settings, DEBUG off, the given database, and the bare
+    and straightforward views in a URL module of the benchmark's own."""
+    sys.path.insert(0, str(ROOT))
+    os.environ["DJANGO_SETTINGS_MODULE"] = "pitchkeeper.settings"
+    os.environ["DATABASE_URL"] = f"sqlite:///{database}"
+    os.environ["DEBUG"] = "0"
+    os.environ["SECRET_KEY"] = secrets.token_urlsafe(40)
+    os.environ["ALLOWED_HOSTS"] = "testserver"
+    # The client says it came through the TLS proxy (X-Forwarded-Proto), as in production.
+    os.environ["BEHIND_HTTPS_PROXY"] = "1"
+
+    import django
+    from django.conf import settings
+
+    warnings.filterwarnings("ignore", message="No directory at", module="django.core.handlers")
+    settings.STORAGES = {
+        **settings.STORAGES,
+        "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
+    }
+    django.setup()
+
+    from django.http import HttpRequest, HttpResponse
+    from django.urls import clear_url_caches, include, path
+
+    def bare(request: HttpRequest) -> HttpResponse:
+        return HttpResponse("ok", content_type="text/plain")
+
+    urls = types.ModuleType("bench_urls")
+    urls.urlpatterns = [
+        path("bench/bare/", bare),
+        path("bench/replay/leaderboard/", replayed_leaderboard),
+        path("bench/replay/player/<int:pk>/", replayed_player),
+        path("bench/replay/ledger/", replayed_ledger),
+        path("", include("pitchkeeper.urls")),
+    ]
+    sys.modules["bench_urls"] = urls
+    settings.ROOT_URLCONF = "bench_urls"
+    clear_url_caches()
+
+
+# ---- The straightforward implementation: replay the season, add up in Python ----
+
+
+def _replayed_season(request: Any) -> tuple[Any, list[Any]]:
+    """The span, and every game of it replayed through the engine, as derived rows."""
+    from pitchkeeper.models import Game
+    from pitchkeeper.services import games_replayed
+    from pitchkeeper.stats import derive, season_games, span_for
+
+    club = request.membership.club
+    span = span_for(club=club, key=request.GET.get("season"))
+    games = season_games(club=club, span=span)
+    pks = list(games.values_list("pk", flat=True))
+    derived = []
+    for start in range(0, len(pks), 500):
+        chunk = Game.objects.filter(pk__in=pks[start : start + 500]).order_by("finished_at", "pk")
+        for state in games_replayed(games=chunk):
+            ids = {name: pk for pk, name in state.names.items()}
+            derived.append(
+                derive(game=state.game, record=state.record, result=state.result, ids=ids)
+            )
+    return span, derived
+
+
+def _standings(derived: list[Any]) -> dict[int, Any]:
+    from pitchkeeper.stats import CATEGORY, Standing, _month_values
+
+    found: dict[int, Standing] = {}
+    for lines, counts in derived:
+        for line in lines:
+            standing = found.setdefault(line.player_id, Standing(line.player_id, ""))
+            for name, value in _month_values(line).items():
+                standing.sums[name] += value
+        for count in counts:
+            standing = found[count.player_id]
+            kind = standing.by_category if count.kind == CATEGORY else standing.by_bid
+            made, of = kind.get(count.key, (0, 0))
+            kind[count.key] = (made + count.count, of + count.out_of)
+    return found
+
+
+def _rate(derived: list[Any]) -> dict[int, list[tuple[Any, float, float]]]:
+    """Every player's rating history over these games, rated in order."""
+    from pitchkeeper.stats import RATING_MODEL
+
+    current: dict[int, Any] = {}
+    history: dict[int, list[tuple[Any, float, float]]] = defaultdict(list)
+    for lines, _counts in derived:
+        sides: dict[str, list[int]] = {}
+        ranks: dict[str, int] = {}
+        for line in lines:
+            sides.setdefault(line.side, []).append(line.player_id)
+            ranks[line.side] = line.place
+        teams = [[current.get(p) or RATING_MODEL.rating() for p in ps] for ps in sides.values()]
+        new = RATING_MODEL.rate(teams, ranks=list(ranks.values()))
+        for members, ratings in zip(sides.values(), new, strict=True):
+            for player_id, rating in zip(members, ratings, strict=True):
+                current[player_id] = rating
+                history[player_id].append((lines[0].finished_at, rating.mu, rating.sigma))
+    return history
+
+
+def replayed_leaderboard(request: Any) -> Any:
+    from django.shortcuts import render
+
+    from pitchkeeper.access import current_membership
+    from pitchkeeper.models import Player
+    from pitchkeeper.stats import Leaderboard, bid_order
+    from pitchkeeper.views import seasons as views
+
+    request.membership = current_membership(request)
+    span, derived = _replayed_season(request)
+    standings = _standings(derived)
+    history = _rate(derived)
+    for pk, name in Player.objects.filter(pk__in=standings).values_list("pk", "name"):
+        standings[pk].name = name
+        if history.get(pk):
+            _at, standings[pk].mu, standings[pk].sigma = history[pk][-1]
+    board = Leaderboard(
+        span,
+        list(standings.values()),
+        sorted({k for s in standings.values() for k in s.by_category}),
+        sorted({k for s in standings.values() for k in s.by_bid}, key=bid_order),
+    )
+    columns = views._columns(board)
+    ordered, sort = views._sorted(board, columns, "rating")
+    context = {
+        **views._picker(request, span),
+        "headers": [{"column": c, "sorted": False, "link": ""} for c in columns],
+        "rows": [(s, [c.text(s) for c in columns]) for s in ordered],
+        "sort": sort,
+    }
+    return render(request, "leaderboard.html", context)
+
+
+def replayed_player(request: Any, pk: int) -> Any:
+    from django.shortcuts import render
+
+    from pitchkeeper.access import current_membership
+    from pitchkeeper.models import Player
+    from pitchkeeper.stats import Opponent, PlayerStats, Streaks
+    from pitchkeeper.views import seasons as views
+
+    request.membership = current_membership(request)
+    player = Player.objects.get(pk=pk, club=request.membership.club)
+    span, derived = _replayed_season(request)
+    history = _rate(derived)
+    mine = [(lines, counts) for lines, counts in derived if any(ln.player_id == pk for ln in lines)]
+    standing = _standings(mine).get(pk)
+    names = dict(Player.objects.filter(club=player.club).values_list("pk", "name"))
+    meetings: dict[int, list[int]] = defaultdict(lambda: [0, 0, 0, 0, 0])
+    results = []
+    for lines, _counts in mine:
+        me = next(ln for ln in lines if ln.player_id == pk)
+        results.append(me.won)
+        for other in lines:
+            if other.player_id == pk:
+                continue
+            tally = meetings[other.player_id]
+            tally[0] += 1
+            tally[1] += other.side == me.side
+            tally[2] += me.won and other.side != me.side
+            tally[3] += other.won and other.side != me.side
+            tally[4] += other.place > me.place
+    runs: dict[bool, int] = {True: 0, False: 0}
+    length = 0
+    for index, won in enumerate(results):
+        length = length + 1 if index and results[index - 1] == won else 1
+        runs[won] = max(runs[won], length)
+    if standing is not None:
+        standing.name = player.name
+        if history.get(pk):
+            _at, standing.mu, standing.sigma = history[pk][-1]
+    found = PlayerStats(
+        span,
+        standing,
+        [Opponent(o, names[o], *t) for o, t in sorted(meetings.items(), key=lambda i: -i[1][0])],
+        Streaks(runs[True], runs[False], length, results[-1] if results else None),
+        history.get(pk, []),
+        [],
+        False,
+    )
+    context = {
+        **views._picker(request, span),
+        "player": player,
+        "stats": found,
+        "standing": standing,
+        "games": [],
+        "rating_chart": views.rating_chart(found.history),
+        "bid_chart": views.bid_chart(standing.by_bid) if standing else None,
+        "points": [],
+    }
+    return render(request, "player.html", context)
+
+
+def replayed_ledger(request: Any) -> Any:
+    from django.shortcuts import render
+
+    from pitchkeeper.access import current_membership
+    from pitchkeeper.models import Player
+    from pitchkeeper.stats import Balance, Ledger, fewest_payments
+    from pitchkeeper.views import seasons as views
+
+    request.membership = current_membership(request)
+    span, derived = _replayed_season(request)
+    chips: dict[int, int] = defaultdict(int)
+    for lines, _counts in derived:
+        for line in lines:
+            chips[line.player_id] += line.chips
+    names = dict(Player.objects.filter(club=request.membership.club).values_list("pk", "name"))
+    balances = {pk: Balance(pk, names[pk], won, 0, 0) for pk, won in chips.items() if won}
+    plan = fewest_payments({pk: b.balance for pk, b in balances.items()})
+    found = Ledger(
+        span,
+        sorted(balances.values(), key=lambda b: -b.balance),
+        [(balances[a], balances[b], n) for a, b, n in plan],
+        None,
+        [],
+    )
+    context = {
+        **views._picker(request, span),
+        "ledger": found,
+        "balances": [(b, views._signed(b.balance), None) for b in found.balances],
+        "plan": [(a, b, n, None) for a, b, n in found.payments],
+        "players": Player.objects.filter(club=request.membership.club),
+    }
+    return render(request, "ledger.html", context)
+
+
+# ---- Running it ----
+
+
+def median_ms(run: Callable[[], Any], runs: int, warm_up: int = WARM_UP) -> float:
+    times = []
+    for attempt in range(warm_up + runs):
+        start = time.perf_counter()
+        run()
+        if attempt >= warm_up:
+            times.append(time.perf_counter() - start)
+    return statistics.median(times) * 1000
+
+
+def checked(response: Any) -> Any:
+    assert response.status_code == 200, (response.status_code, response.content[:300])
+    return response
+
+
+def queries(request: Callable[[], Any]) -> int:
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    with CaptureQueriesContext(connection) as captured:
+        request()
+    return len(captured)
+
+
+def league(games: int, seed: int) -> Any:
+    """The league's club, generated unless the database already holds it."""
+    from django.contrib.auth import get_user_model
+    from django.core.management import call_command
+
+    from pitchkeeper.models import Club, Membership, Role
+
+    call_command("migrate", verbosity=0)
+    club = Club.objects.filter(name=CLUB_NAME).first()
+    if club is None:
+        print(f"Generating a league of {games} games (seed {seed})...", flush=True)
+        call_command("generate_league", games=games, seed=seed, club=CLUB_NAME, stdout=sys.stderr)
+        club = Club.objects.get(name=CLUB_NAME)
+    owner, _ = get_user_model().objects.get_or_create(username=OWNER)
+    Membership.objects.get_or_create(club=club, user=owner, defaults={"role": Role.OWNER})
+    return club, owner
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", type=int, default=50_000)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--runs", type=int, default=20, help="timed requests per page")
+    parser.add_argument("--naive-runs", type=int, default=3, help="timed replays per page")
+    parser.add_argument("--database", type=Path, help="keep (or reuse) the league here")
+    parser.add_argument(
+        "--naive-all-time", action="store_true", help="also replay all ten years, once"
+    )
+    options = parser.parse_args()
+    if options.database:
+        configure(options.database.resolve())
+        report(options)
+        return
+    with tempfile.TemporaryDirectory(prefix="pitchkeeper-bench-") as folder:
+        configure(Path(folder) / "league.sqlite3")
+        report(options)
+
+
+def report(options: argparse.Namespace) -> None:
+    import django
+    from django.db.models import Count
+    from django.test import Client
+    from django.urls import reverse
+
+    from pitchkeeper.models import Game, GameLine, Hand, Player, Season
+    from pitchkeeper.rules import HandRecord, resolve_rules
+    from pitchkeeper.services import game_create, hand_record
+    from pitchkeeper.stats import span_for
+
+    club, owner = league(options.games, options.seed)
+    client = Client(HTTP_X_FORWARDED_PROTO="https")
+    client.force_login(owner)
+    session = client.session
+    session["club"] = club.pk
+    session.save()
+
+    current = span_for(club=club, key=None)
+    season = current.season or Season.objects.filter(club=club).first()
+    busiest = (
+        GameLine.objects.filter(club=club).values("player_id").order_by().annotate(n=Count("id"))
+    )
+    player = Player.objects.get(pk=max(busiest, key=lambda row: row["n"])["player_id"])
+    games = Game.objects.filter(club=club).count()
+    hands = Hand.objects.filter(game__club=club).count()
+    in_season = GameLine.objects.filter(current.moments(), club=club).values("game").distinct()
+    print(
+        f"Pitchkeeper statistics benchmark: {games} games, {hands} hands, "
+        f"{Player.objects.filter(club=club).count()} players; the current season "
+        f"({season.name}) holds {in_season.count()} games.\n"
+        f"Python {platform.python_version()}, Django {django.get_version()}, "
+        f"SQLite {sqlite3.sqlite_version}, DEBUG off, {os.cpu_count()} CPUs, "
+        f"{platform.machine()}. Medians of {options.runs} requests "
+        f"({options.naive_runs} for the replays).\n"
+    )
+
+    def get(url: str) -> Callable[[], Any]:
+        return lambda: checked(client.get(url))
+
+    pages = {
+        "leaderboard": (reverse("leaderboard"), "/bench/replay/leaderboard/"),
+        "player page": (
+            reverse("player_stats", args=[player.pk]),
+            f"/bench/replay/player/{player.pk}/",
+        ),
+        "ledger": (reverse("ledger"), "/bench/replay/ledger/"),
+    }
+    bare = median_ms(get("/bench/bare/"), max(options.runs, 50))
+    print(f"{'request':38} {'median':>10} {'x bare':>9} {'queries':>8}")
+    print(f"{'bare view (a constant)':38} {bare:7.2f} ms {1:8.1f}x {0:8}")
+    rows = []
+    for name, (url, naive) in pages.items():
+        for label, key in ((season.name, str(season.pk)), ("all time", "all")):
+            query = f"?season={key}"
+            fast = median_ms(get(url + query), options.runs)
+            count = queries(get(url + query))
+            print(f"{name + ', ' + label:38} {fast:7.2f} ms {fast / bare:8.1f}x {count:8}")
+            if key == "all" and not options.naive_all_time:
+                continue
+            runs = 1 if key == "all" else options.naive_runs
+            slow = median_ms(get(naive + query), runs, warm_up=0 if key == "all" else 1)
+            count = queries(get(naive + query)) if key != "all" else 0
+            print(
+                f"{'  replayed, ' + label:38} {slow:7.0f} ms {slow / bare:8.0f}x "
+                f"{count or '':>8}   ({slow / fast:.0f}x the derived page)"
+            )
+            rows.append((name, label, fast, slow))
+
+    # Recording hands in a game of the league: one that does not end the game, and one
+    # that does (its rows, the rollups, and the rating of that game alone).
+    table = list(Player.objects.filter(club=club)[:3])
+    times: dict[str, list[float]] = defaultdict(list)
+    smudge = {"high": table[1].name, "low": table[1].name, "jack": table[1].name}
+    smudge["game"] = table[1].name
+    for _attempt in range(10):
+        game = game_create(
+            players=table, first_dealer=table[0], rules=resolve_rules("setback")
+        ).game
+        start = time.perf_counter()
+        hand_record(game=game, record=HandRecord(misdeal=True))
+        times["a hand that does not end the game"].append(time.perf_counter() - start)
+        start = time.perf_counter()
+        hand_record(game=game, record=HandRecord(pitcher=table[2].name, bid=4, points=smudge))
+        times["the hand that wins the game"].append(time.perf_counter() - start)
+        game.delete()
+    print()
+    for name, values in times.items():
+        print(f"{'recording ' + name:52} {statistics.median(values) * 1000:7.2f} ms")
+
+
+if __name__ == "__main__":
+    main()

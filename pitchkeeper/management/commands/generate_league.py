@@ -1,0 +1,314 @@
+"""A realistic synthetic league for the statistics' scale tests and benchmark.
+
+    manage.py generate_league --games 50000 --seed 1
+
+One club of about thirty players playing nightly for ten years: setback, auction pitch
+and partnership (for chips) at tables of three to six. Every hand is dealt through the
+rules engine: the auction bid by bid from ``legal_bids``, the points given out at random
+(a player's hidden skill and the pitcher's bid tilting them), and the hand played by the
+engine, which refuses anything illegal. Rows are written with bulk_create, the derived
+statistics with the same ``stats.derive`` that every saved game goes through, then the
+monthly rollups and the ratings in one pass each. The same seed gives the same league.
+"""
+
+from __future__ import annotations
+
+import random
+import time as clock
+from datetime import date, datetime, time, timedelta
+from decimal import Decimal
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandParser
+from django.db import transaction
+from django.db.models import F
+from django.utils import timezone
+
+from pitchkeeper.models import (
+    Club,
+    Game,
+    GameCount,
+    GameLine,
+    Hand,
+    Membership,
+    Player,
+    Role,
+    Season,
+    Seat,
+)
+from pitchkeeper.rules import (
+    GameRecord,
+    GameResult,
+    HandRecord,
+    RuleError,
+    Ruleset,
+    Seating,
+    Team,
+    legal_bids,
+    resolve_rules,
+    settle,
+)
+
+# The engine's running game, played one hand at a time: replay() would replay the whole
+# game again for every hand dealt.
+from pitchkeeper.rules.engine import _Game
+
+# The exact columns services._save writes for a hand, so generated hands are stored as
+# recorded ones are.
+from pitchkeeper.services import _hand_fields
+from pitchkeeper.stats import derive, ratings_recompute, rollups_rebuild
+
+NAMES = (
+    "Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal", "Ida", "Jo", "Kit", "Lou",
+    "Max", "Ned", "Olga", "Pat", "Quinn", "Rae", "Sam", "Tess", "Uma", "Vic", "Walt",
+    "Xena", "Yuri", "Zoe", "Ingrid", "Sven", "Nadia", "Oleg", "Mia", "Lars",
+)  # fmt: skip
+# (rules, share of games, table sizes): the longer games many pubs play.
+KINDS: tuple[tuple[Any, float, tuple[int, ...]], ...] = (
+    ({"preset": "setback", "target": 11}, 0.55, (3, 4, 4, 5, 6)),
+    ({"preset": "auction-pitch", "target": 15}, 0.25, (3, 4, 5)),
+    ({"preset": "partnership", "target": 21, "settlement": "chips"}, 0.20, (4, 4, 6)),
+)
+BATCH = 500
+MAX_HANDS = 150
+CHIP_VALUE = Decimal("0.25")
+
+
+class Command(BaseCommand):
+    help = "Make a synthetic league (a club, players, ten years of games) for scale tests."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("--games", type=int, default=50_000)
+        parser.add_argument("--seed", type=int, default=1)
+        parser.add_argument("--players", type=int, default=30)
+        parser.add_argument("--years", type=int, default=10)
+        parser.add_argument("--club", default="Synthetic league", help="The new club's name.")
+        parser.add_argument("--owner", help="Username made owner of the club, to look at it.")
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        started = clock.perf_counter()
+        league = League(options["seed"], options["players"], options["years"], options["games"])
+        with transaction.atomic():
+            club = league.create(options["club"], options["owner"])
+            hands = 0
+            for done, batch_hands in league.play(club):
+                hands += batch_hands
+                self.stdout.write(
+                    f"{done}/{options['games']} games, {hands} hands, "
+                    f"{clock.perf_counter() - started:.0f} s"
+                )
+            rollups_rebuild(club_id=club.pk)
+            self.stdout.write(f"rollups, {clock.perf_counter() - started:.0f} s")
+            rated = ratings_recompute(club_id=club.pk)
+            self.stdout.write(f"{rated} games rated, {clock.perf_counter() - started:.0f} s")
+            # auto_now_add stamped every game with today; a game starts before it ends.
+            club.games.exclude(finished_at=None).update(
+                created=F("finished_at") - timedelta(minutes=40)
+            )
+        self.stdout.write(
+            self.style.SUCCESS(
+                f"Club {club.pk} ({club.name}): {options['games']} games, {hands} hands "
+                f"in {clock.perf_counter() - started:.0f} s"
+            )
+        )
+
+
+class League:
+    def __init__(self, seed: int, players: int, years: int, games: int) -> None:
+        self.random = random.Random(seed)
+        self.size = min(players, len(NAMES))
+        self.games = games
+        self.last_day = timezone.localdate() - timedelta(days=1)
+        self.first_day = self.last_day.replace(year=self.last_day.year - years) + timedelta(days=1)
+        self.rules = {
+            str(kind): (resolve_rules(kind), share, sizes) for kind, share, sizes in KINDS
+        }
+
+    def create(self, name: str, owner: str | None) -> Club:
+        club = Club.objects.create(name=name)
+        if owner:
+            from django.contrib.auth import get_user_model
+
+            user = get_user_model().objects.get(username=owner)
+            Membership.objects.create(club=club, user=user, role=Role.OWNER)
+        self.players = Player.objects.bulk_create(
+            Player(club=club, name=name) for name in NAMES[: self.size]
+        )
+        # Hidden skill: how much more often a player takes the points, and how boldly bids.
+        self.skill = {p.name: self.random.gauss(0, 0.6) for p in self.players}
+        self.boldness = {p.name: self.random.uniform(0.3, 0.8) for p in self.players}
+        Season.objects.bulk_create(
+            Season(club=club, name=str(year), start=date(year, 1, 1), end=date(year, 12, 31))
+            for year in range(self.first_day.year, self.last_day.year + 1)
+        )
+        return club
+
+    def finish_time(self, index: int) -> datetime:
+        """Game ``index``'s finish: the nights in order, the evening's games 15 minutes
+        apart from half past six."""
+        days = (self.last_day - self.first_day).days + 1
+        day = index * days // self.games
+        first_of_day = -(-day * self.games // days)
+        moment = datetime.combine(self.first_day + timedelta(days=day), time(18, 30))
+        moment += timedelta(minutes=15 * (index - first_of_day) + self.random.randint(0, 14))
+        return timezone.make_aware(moment)
+
+    def play(self, club: Club) -> Any:
+        """Simulate and write the games a batch at a time, yielding progress."""
+        ids = {p.name: p.pk for p in self.players}
+        for start in range(0, self.games, BATCH):
+            played = [
+                self.simulate(index) for index in range(start, min(start + BATCH, self.games))
+            ]
+            games = Game.objects.bulk_create(
+                Game(
+                    club=club,
+                    rules=rules.to_dict(),
+                    first_dealer_id=ids[seating.players[0]],
+                    chip_value=CHIP_VALUE,
+                    finished_at=finished_at if result.finished else None,
+                    winner_id=ids.get(result.winner or ""),
+                    winner_team=result.winner if seating.teams and result.winner else "",
+                    won_by=result.won_by or "",
+                )
+                for rules, seating, _records, result, finished_at in played
+            )
+            seats, hands, lines, counts = [], [], [], []
+            for game, (rules, seating, records, result, _at) in zip(games, played, strict=True):
+                team_of = {m: t.name for t in seating.teams for m in t.members}
+                seats += [
+                    Seat(game=game, player_id=ids[name], position=i, team=team_of.get(name, ""))
+                    for i, name in enumerate(seating.players)
+                ]
+                pairs = zip(records, result.hands, strict=True)
+                hands += [
+                    Hand(game=game, number=n, **_hand_fields(record, hand, ids, seating))
+                    for n, (record, hand) in enumerate(pairs, start=1)
+                ]
+                record = GameRecord(rules, seating, seating.players[0], tuple(records))
+                new_lines, new_counts = derive(game=game, record=record, result=result, ids=ids)
+                lines += new_lines
+                counts += new_counts
+            Seat.objects.bulk_create(seats)
+            Hand.objects.bulk_create(hands, batch_size=2000)
+            GameLine.objects.bulk_create(lines, batch_size=2000)
+            GameCount.objects.bulk_create(counts, batch_size=2000)
+            yield start + len(played), len(hands)
+
+    def pick_kind(self) -> tuple[Ruleset, tuple[int, ...]]:
+        roll = self.random.random()
+        for rules, share, sizes in self.rules.values():
+            if roll < share:
+                return rules, sizes
+            roll -= share
+        return rules, sizes
+
+    def simulate(self, index: int) -> tuple[Ruleset, Seating, list[HandRecord], GameResult, Any]:
+        rules, sizes = self.pick_kind()
+        names = self.random.sample([p.name for p in self.players], self.random.choice(sizes))
+        teams: tuple[Team, ...] = ()
+        if rules.partnership:
+            teams = (Team("North", tuple(names[0::2])), Team("South", tuple(names[1::2])))
+        seating = Seating(tuple(names), teams)
+        game = _Game(
+            rules,
+            seating,
+            dealer=names[0],
+            scores=dict.fromkeys(seating.sides, 0),
+            setbacks=dict.fromkeys(seating.sides, 0),
+            tiebreak=dict.fromkeys(seating.sides, 0),
+        )
+        records: list[HandRecord] = []
+        while game.won_by is None and len(records) < MAX_HANDS:
+            record = self.hand(game)
+            try:
+                game.play(record)
+            except RuleError:
+                record = HandRecord(misdeal=True)
+                game.play(record)
+            records.append(record)
+        result = GameResult(
+            sides=seating.sides,
+            hands=tuple(game.hands),
+            scores=dict(game.scores),
+            setbacks=dict(game.setbacks),
+            dealer=None if game.won_by else game.dealer,
+            winner=game.winner,
+            won_by=game.won_by,
+            reached=game.reached,
+            settlement=settle(rules, game.scores, game.setbacks, game.winner),
+        )
+        return rules, seating, records, result, self.finish_time(index)
+
+    def hand(self, game: _Game) -> HandRecord:
+        """One legal hand at this point of the game."""
+        rules, seating, rng = game.rules, game.seating, self.random
+        if rng.random() < 0.01:
+            return HandRecord(misdeal=True)
+        # Each player's hand strength this deal: the stronger, the higher they will go.
+        strength = {
+            name: min(1.0, max(0.0, rng.random() + 0.08 * self.skill[name]))
+            for name in seating.players
+        }
+        auction: list[tuple[str, Any]] = []
+        for _seat in seating.players:
+            player, open_to, may_pass = legal_bids(
+                rules, seating, game.dealer, auction, game.scores
+            )
+            reach = int(strength[player] ** (1.5 - self.boldness[player]) * 4.0) - 1
+            if open_to and (not may_pass or reach >= _level(rules, open_to[0])):
+                auction.append((player, open_to[0]))
+            else:
+                auction.append((player, None))
+        bids = [(name, bid) for name, bid in auction if bid is not None]
+        if not bids:
+            return HandRecord(auction=tuple(auction))
+        pitcher, bid = bids[-1]
+        side = seating.side_of(pitcher)
+        sides = seating.sides
+        # The pitcher bid on a good hand: their side takes each point more often than
+        # not, the others share the rest, the more skilful more often.
+        others = [s for s in sides if s != side]
+        weights = [max(1.0 + self._side_skill(seating, s), 0.1) for s in others]
+        keep = 0.42 + 0.3 * strength[pitcher] + 0.05 * self._side_skill(seating, side)
+
+        def taker() -> str:
+            return side if rng.random() < keep else rng.choices(others, weights)[0]
+
+        sweep = rules.is_smudge(bid) and rng.random() < 0.1
+        points: dict[str, Any] = {}
+        for category in rules.categories:
+            if sweep:
+                points[category.key] = (
+                    side if category.kind == "one" else {side: category.max_count or 0}
+                )
+            elif category.kind == "count":
+                counts: dict[str, int] = {}
+                for _card in range(category.max_count or 0):
+                    if rng.random() < 0.8:
+                        who = taker()
+                        counts[who] = counts.get(who, 0) + 1
+                points[category.key] = counts
+            elif not category.required and rng.random() < (0.25 if category.key == "jack" else 0.1):
+                points[category.key] = None
+            else:
+                points[category.key] = taker()
+        revoked = (rng.choice(seating.players),) if rng.random() < 0.005 else ()
+        every_trick = sweep and rules.smudge == "all_tricks"
+        return HandRecord(
+            auction=tuple(auction), points=points, revoked=revoked, all_tricks=every_trick
+        )
+
+    def _side_skill(self, seating: Seating, side: str) -> float:
+        team = next((t for t in seating.teams if t.name == side), None)
+        members = team.members if team else (side,)
+        return sum(self.skill[m] for m in members) / len(members)
+
+
+def _level(rules: Ruleset, bid: Any) -> int:
+    """How far a bid is above the lowest: 0 for the lowest numbered bid; word bids
+    ("6x2", "moon") a step above their number, moon bids at the top."""
+    if isinstance(bid, int):
+        return bid - rules.min_bid
+    number = bid.split("x")[0]
+    return int(number) - rules.min_bid + 1 if number.isdigit() else 9

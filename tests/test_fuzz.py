@@ -1,0 +1,530 @@
+"""Bad input everywhere (hypothesis): random and malformed hands, auctions, names, ids and
+JSON thrown at the views, the import service and the import command. Whatever comes in,
+the answer is a 4xx (or a redirect or a page on success), never a 500, and a 4xx saves
+nothing at all; names with HTML in them are shown escaped.
+
+The forms are read from the pages themselves (every input, option and button), so the
+fuzzing follows the templates: a field added to a form is fuzzed too.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+from collections.abc import Callable
+from html.parser import HTMLParser
+from typing import Any
+from urllib.parse import quote
+
+import pytest
+from django.apps import apps
+from django.contrib.auth import get_user_model
+from django.core.management import CommandError, call_command
+from hypothesis import HealthCheck, event, example, given, settings
+from hypothesis import strategies as st
+
+from pitchkeeper.models import Game
+from pitchkeeper.rules import HandRecord, RuleError, resolve_rules
+from pitchkeeper.services import game_create, games_import, hand_record, roster
+
+from .conftest import example_record
+
+pytestmark = pytest.mark.django_db
+
+# Modest counts, so that the file runs in well under a minute; every run draws new ones.
+FUZZ = settings(
+    max_examples=60,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+# Each example of these loads a game screen or two first.
+FUZZ_FORMS = settings(FUZZ, max_examples=40)
+SCRIPT = "<script>alert(1)</script>"
+TEAM_SCRIPT = "<script>alert(2)</script>"
+HTMX = {"HTTP_HX_REQUEST": "true"}
+
+# Text that has broken web apps before: empty, blank, huge, NUL bytes, HTML, numbers out
+# of every range, Unicode of all kinds.
+NASTY = [
+    "",
+    " ",
+    "\t\n",
+    "0",
+    "-1",
+    "1.5",
+    "1e400",
+    "NaN",
+    "inf",
+    "99999999999999999999999999",
+    "-99999999999999999999999999",
+    "１２",
+    "pass",
+    "nobody",
+    "null",
+    "[]",
+    "{}",
+    SCRIPT,
+    '"><img src=x onerror=alert(1)>',
+    "\x00",
+    "a\x00b",
+    "\ud7ff\ue000",
+    "\u202eevil",
+    "Zoë",
+    "名前",
+    "🂡🂮",
+    "x" * 5000,
+]
+junk = st.one_of(
+    st.sampled_from(NASTY),
+    st.text(max_size=60),
+    st.integers(min_value=-(2**70), max_value=2**70).map(str),
+)
+names = st.one_of(st.sampled_from(NASTY), st.text(max_size=80))
+
+
+# ---- Reading forms from pages ----
+
+
+class FormReader(HTMLParser):
+    """Every field of the forms posting to ``action``, with the values the page offers."""
+
+    def __init__(self, action: str) -> None:
+        super().__init__()
+        self.action = action
+        self.inside = False
+        self.select: str | None = None
+        self.fields: dict[str, list[str]] = {}
+
+    def offer(self, name: str | None, value: str | None) -> None:
+        if name:
+            self.fields.setdefault(name, [])
+            if value is not None and value not in self.fields[name]:
+                self.fields[name].append(value)
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        attr = dict(attrs)
+        if tag == "form":
+            self.inside = attr.get("action") == self.action
+        elif not self.inside:
+            return
+        elif tag in ("input", "button", "textarea"):
+            self.offer(attr.get("name"), attr.get("value", ""))
+        elif tag == "select":
+            self.select = attr.get("name")
+            self.offer(self.select, None)
+        elif tag == "option" and self.select:
+            self.offer(self.select, attr.get("value", ""))
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "form":
+            self.inside = False
+        elif tag == "select":
+            self.select = None
+
+
+def form_fields(html: str, action: str) -> dict[str, list[str]]:
+    reader = FormReader(action)
+    reader.feed(html)
+    return reader.fields
+
+
+def fuzzed_post(data: Any, fields: dict[str, list[str]]) -> dict[str, Any]:
+    """A POST for a form: each field left out, given a value the page offers (one or
+    several), or junk; sometimes an unknown field too."""
+    post: dict[str, Any] = {}
+    for name, offered in fields.items():
+        how = data.draw(st.sampled_from(["offered", "offered", "several", "junk", "left out"]))
+        if how == "offered" and offered:
+            post[name] = data.draw(st.sampled_from(offered))
+        elif how == "several" and offered:
+            post[name] = data.draw(st.lists(st.sampled_from(offered), max_size=4))
+        elif how == "junk":
+            post[name] = data.draw(junk)
+    if data.draw(st.booleans()):
+        post[data.draw(st.text(min_size=1, max_size=20))] = data.draw(junk)
+    return post
+
+
+# ---- What a refused request must leave as it was ----
+
+
+def snapshot() -> tuple[Any, ...]:
+    """Every row of the app's tables and the accounts (not sessions or sign-in logs)."""
+    models = [*apps.get_app_config("pitchkeeper").get_models(), get_user_model()]
+    return tuple(
+        tuple(tuple(sorted(row.items())) for row in model.objects.order_by("pk").values())
+        for model in models
+    )
+
+
+def answered(response: Any, before: tuple[Any, ...], what: str) -> int:
+    """The status; a 5xx fails, and a 4xx must have saved nothing."""
+    status = response.status_code
+    event(f"answered {status}")  # pytest --hypothesis-show-statistics shows the spread
+    assert status < 500, f"{what}: {status}"
+    if status >= 400:
+        assert snapshot() == before, f"{what}: a {status} answer saved something"
+    return status
+
+
+# ---- Games to throw hands at ----
+
+TABLE = ("Ann", "Bob", "Cy", "Dee")
+TEAMS = {"Us": ["Ann", "Cy"], "Them": ["Bob", "Dee"]}
+# Bids as buttons, bids as a number field with counted points, word bids, teams with
+# the all-tricks box, and no bidding at all.
+PRESETS = ["setback", "pitch-with-bidding", "ten-point", "partnership", "blind-all-fours"]
+
+
+def new_game(club, preset: str) -> Game:
+    rules = resolve_rules(preset)
+    players = roster(list(TABLE), club=club)
+    table = [players[name] for name in TABLE]
+    teams = {t: [players[n] for n in m] for t, m in TEAMS.items()} if rules.partnership else {}
+    return game_create(players=table, first_dealer=table[0], rules=rules, teams=teams).game
+
+
+@pytest.fixture
+def games(club):
+    """One fresh game per preset, made again when a fuzzed hand ended it."""
+    made: dict[str, Game] = {}
+
+    def game(preset: str, *, hands: int = 0) -> Game:
+        current = made.get(preset)
+        if current is None or Game.objects.get(pk=current.pk).finished_at is not None:
+            current = made[preset] = new_game(club, preset)
+        for _hand in range(hands - current.hands.count()):
+            hand_record(game=current, record=HandRecord(misdeal=True))
+        return current
+
+    return game
+
+
+# ---- Hands, edits and auctions ----
+
+
+@FUZZ_FORMS
+@given(data=st.data())
+def test_random_hands_never_break_the_game_screen(client, games, data):
+    game = games(data.draw(st.sampled_from(PRESETS)))
+    url = f"/games/{game.pk}/hands/"
+    fields = form_fields(client.get(f"/games/{game.pk}/").content.decode(), url)
+    assert "action" in fields
+    post = fuzzed_post(data, fields)
+    htmx = data.draw(st.booleans())
+    before = snapshot()
+
+    response = client.post(url, post, **(HTMX if htmx else {}))
+
+    status = answered(response, before, f"hand {post!r}")
+    assert status in (200, 302, 400, 409)
+    if status == 302:
+        assert response["Location"] == f"/games/{game.pk}/"
+
+
+@FUZZ_FORMS
+@given(data=st.data())
+def test_random_auctions_only_ever_redraw_the_auction(client, games, data):
+    game = games(data.draw(st.sampled_from(["setback", "ten-point", "pitch-with-bidding"])))
+    fields = form_fields(
+        client.get(f"/games/{game.pk}/").content.decode(), f"/games/{game.pk}/hands/"
+    )
+    post = fuzzed_post(data, {k: v for k, v in fields.items() if k.startswith("auction_")})
+    before = snapshot()
+
+    response = client.post(f"/games/{game.pk}/auction/", post, **HTMX)
+
+    assert answered(response, before, f"auction {post!r}") == 200
+    assert snapshot() == before
+
+
+@FUZZ_FORMS
+@given(data=st.data())
+def test_random_edits_of_a_hand_change_it_or_nothing(client, games, data):
+    game = games(data.draw(st.sampled_from(PRESETS)), hands=2)
+    number = data.draw(st.sampled_from([1, 2]))
+    url = f"/games/{game.pk}/hands/{number}/"
+    page = client.get(url)
+    assert page.status_code == 200
+    post = fuzzed_post(data, form_fields(page.content.decode(), url))
+    before = snapshot()
+
+    response = client.post(url, post, **(HTMX if data.draw(st.booleans()) else {}))
+
+    assert answered(response, before, f"edit {post!r}") in (200, 302, 400, 409)
+
+
+@FUZZ_FORMS
+@given(data=st.data())
+def test_random_new_games_start_one_game_or_nothing(client, club, data):
+    roster(list(TABLE), club=club)
+    fields = form_fields(client.get("/games/new/").content.decode(), "/games/new/")
+    assert "preset" in fields and "players" in fields
+    post = fuzzed_post(data, fields)
+    if data.draw(st.booleans()):
+        # Past the "check the settings of this preset" step, to reach the game itself.
+        post["settings_for"] = post.get("preset", "")
+    before = snapshot()
+    games_before = Game.objects.count()
+
+    response = client.post("/games/new/", post, **(HTMX if data.draw(st.booleans()) else {}))
+
+    status = answered(response, before, f"new game {post!r}")
+    if status == 302:
+        assert Game.objects.count() == games_before + 1
+
+
+# ---- Names ----
+
+
+@FUZZ
+@given(name=names, htmx=st.booleans())
+@example(name=SCRIPT, htmx=False)
+@example(name="a\x00b", htmx=False)
+@example(name="x" * 100_000, htmx=True)
+def test_any_player_name_is_added_or_refused(client, name, htmx):
+    before = snapshot()
+
+    response = client.post("/players/", {"name": name}, **(HTMX if htmx else {}))
+
+    status = answered(response, before, f"player {name!r}")
+    assert status in ((200, 400) if htmx else (302, 400))
+    page = client.get("/players/").content.decode()
+    assert SCRIPT not in page
+
+
+@FUZZ
+@given(name=names, action=st.sampled_from(["rename", "retire", "unretire", "fly", ""]))
+@example(name=SCRIPT, action="rename")
+@example(name="a\x00b", action="rename")
+def test_any_rename_is_made_or_refused(client, club, name, action):
+    player = roster(["Ann"], club=club)["Ann"]
+    before = snapshot()
+
+    response = client.post(f"/players/{player.pk}/", {"name": name, "action": action})
+
+    assert answered(response, before, f"rename {name!r}") in (302, 400)
+    assert SCRIPT not in client.get("/players/").content.decode()
+
+
+@FUZZ
+@given(name=names)
+@example(name=SCRIPT)
+@example(name="\x00")
+@example(name="x" * 61)
+def test_any_club_name_makes_a_club_or_is_refused(client, name):
+    before = snapshot()
+
+    response = client.post("/clubs/", {"name": name})
+
+    assert answered(response, before, f"club {name!r}") in (302, 400)
+    assert SCRIPT not in client.get("/clubs/").content.decode()
+
+
+def test_names_with_html_are_shown_escaped_on_every_page(client, club, anonymous_client):
+    """A player, a team and a club called <script>...: every page that shows them shows
+    the text, never the tag."""
+    players = roster([SCRIPT, "Bob", "Cy", "Dee"], club=club)
+    evil, bob, cy, dee = players.values()
+    rules = resolve_rules("partnership")
+    teams = {TEAM_SCRIPT: [evil, cy], "Them": [bob, dee]}
+    state = game_create(players=[evil, bob, cy, dee], first_dealer=evil, rules=rules, teams=teams)
+    game = state.game
+    hand_record(
+        game=game,
+        record=HandRecord(
+            pitcher=SCRIPT,
+            bid=2,
+            points={"high": TEAM_SCRIPT, "low": "Them", "jack": None, "game": TEAM_SCRIPT},
+        ),
+    )
+    pages = {
+        "home": client.get("/"),
+        "players": client.get("/players/"),
+        "game": client.get(f"/games/{game.pk}/"),
+        "edit": client.get(f"/games/{game.pk}/hands/1/"),
+        "new game": client.get("/games/new/"),
+        "club": client.get(f"/clubs/{club.pk}/"),
+        "live": anonymous_client.get(f"/live/{game.share_token}/"),
+    }
+    # A club of that name too, which becomes the current one.
+    assert client.post("/clubs/", {"name": SCRIPT}).status_code == 302
+    pages |= {"clubs": client.get("/clubs/"), "home of the new club": client.get("/")}
+    for page, response in pages.items():
+        assert response.status_code == 200, page
+        html = response.content.decode()
+        assert SCRIPT not in html and TEAM_SCRIPT not in html, page
+    escaped = ("&lt;script&gt;alert(1)&lt;/script&gt;", "&lt;script&gt;alert(2)&lt;/script&gt;")
+    assert escaped[0] in pages["players"].content.decode()
+    assert escaped[0] in pages["clubs"].content.decode()
+    assert escaped[0] in pages["edit"].content.decode()
+    assert escaped[1] in pages["game"].content.decode()
+    assert escaped[1] in pages["live"].content.decode()
+
+
+# ---- Ids and tokens in URLs ----
+
+GAME_URLS = [
+    ("get", "/games/{id}/"),
+    ("post", "/games/{id}/hands/"),
+    ("get", "/games/{id}/hands/{n}/"),
+    ("post", "/games/{id}/hands/{n}/"),
+    ("post", "/games/{id}/hands/{n}/delete/"),
+    ("post", "/games/{id}/auction/"),
+    ("post", "/games/{id}/undo/"),
+    ("post", "/games/{id}/redo/"),
+    ("post", "/games/{id}/rematch/"),
+    ("post", "/games/{id}/share/"),
+    ("post", "/players/{id}/"),
+    ("get", "/clubs/{id}/"),
+    ("post", "/clubs/{id}/"),
+    ("post", "/clubs/{id}/switch/"),
+]
+ids = st.one_of(
+    st.integers(min_value=-(2**80), max_value=2**80),
+    st.sampled_from([0, -1, 2**31, 2**63 - 1, 2**63, 2**64, 10**40]),
+)
+
+
+@FUZZ
+@given(call=st.sampled_from(GAME_URLS), pk=ids, number=ids)
+def test_random_ids_in_urls_are_not_found(client, games, call, pk, number):
+    game = games("setback", hands=1)
+    method, pattern = call
+    url = pattern.format(id=pk, n=number)
+    before = snapshot()
+
+    response = getattr(client, method)(url, {"name": "x", "action": "rename"})
+
+    status = answered(response, before, f"{method} {url}")
+    if not 1 <= pk <= 10**9 or ("{n}" in pattern and not 1 <= number <= 10**9):
+        # Negative numbers do not even match the URL patterns; huge ones match nothing.
+        assert status == 404, (url, status)
+
+
+@FUZZ
+@given(token=st.one_of(st.sampled_from(NASTY), st.text(min_size=1, max_size=80)))
+@example(token="\x00")
+@example(token="a" * 43)
+def test_random_tokens_in_urls_are_not_found(client, anonymous_client, token):
+    quoted = quote(token, safe="")
+    before = snapshot()
+    for response in (
+        anonymous_client.get(f"/live/{quoted}/"),
+        anonymous_client.get(f"/live/{quoted}/", **HTMX),
+        client.get(f"/invitations/{quoted}/"),
+        client.post(f"/invitations/{quoted}/"),
+    ):
+        assert answered(response, before, f"token {token!r}") == 404
+
+
+@FUZZ
+@given(page=junk)
+@example(page=str(2**63))
+@example(page="99999999999999999999")
+def test_any_page_number_of_the_game_list(client, games, page):
+    games("setback")
+
+    response = client.get("/", {"page": page})
+    fragment = client.get("/", {"page": page}, **HTMX)
+
+    assert response.status_code == 200 and fragment.status_code == 200
+
+
+# ---- JSON to import ----
+
+json_values = st.recursive(
+    st.one_of(
+        st.none(),
+        st.booleans(),
+        st.integers(min_value=-(2**70), max_value=2**70),
+        st.floats(allow_nan=False),
+        st.sampled_from(NASTY),
+        st.text(max_size=20),
+    ),
+    lambda children: st.one_of(
+        st.lists(children, max_size=5),
+        st.dictionaries(st.text(max_size=10), children, max_size=5),
+    ),
+    max_leaves=20,
+)
+
+
+def paths(data: Any, prefix: tuple = ()) -> list[tuple]:
+    """Every place in a JSON document (dict keys and list indexes), the root first."""
+    found = [prefix]
+    if isinstance(data, dict):
+        for key, value in data.items():
+            found += paths(value, (*prefix, key))
+    elif isinstance(data, list):
+        for index, value in enumerate(data):
+            found += paths(value, (*prefix, index))
+    return found
+
+
+def replaced(document: Any, path: tuple, value: Any) -> Any:
+    if not path:
+        return value
+    copy = json.loads(json.dumps(document))
+    parent = copy
+    for step in path[:-1]:
+        parent = parent[step]
+    parent[path[-1]] = value
+    return copy
+
+
+@st.composite
+def malformed_records(draw: Callable[..., Any]) -> Any:
+    """A valid game record with one part (perhaps the whole) replaced by random JSON,
+    or one key added; or random JSON altogether."""
+    record = example_record()
+    how = draw(st.sampled_from(["replace", "replace", "add", "random"]))
+    if how == "random":
+        return draw(json_values)
+    path = draw(st.sampled_from(paths(record)))
+    if how == "add":
+        target = replaced(record, (), record)
+        place = target
+        for step in path:
+            place = place[step]
+        if isinstance(place, dict):
+            place[draw(st.text(max_size=8))] = draw(json_values)
+        elif isinstance(place, list):
+            place.append(draw(json_values))
+        return target
+    return replaced(record, path, draw(json_values))
+
+
+@FUZZ
+@given(games_data=st.lists(malformed_records(), min_size=1, max_size=3))
+def test_random_json_imports_every_game_or_none(club, games_data):
+    before = snapshot()
+    try:
+        saved = games_import(club=club, games=games_data)
+    except RuleError as error:
+        assert str(error)
+        assert snapshot() == before
+    else:
+        assert len(saved) == len(games_data)
+
+
+@FUZZ
+@given(
+    content=st.one_of(
+        malformed_records().map(json.dumps),
+        st.text(max_size=200),
+        st.binary(max_size=100).map(lambda b: b.decode("latin-1")),
+    )
+)
+@example(content="")
+@example(content="[")
+@example(content='{"format": "pitchkeeper.game/1", "players": ["a\\u0000b", "Bob", "Cy"]}')
+def test_the_import_command_imports_or_says_what_is_wrong(club, tmp_path_factory, content):
+    path = tmp_path_factory.mktemp("import") / "games.json"
+    path.write_text(content, encoding="utf-8", errors="surrogatepass")
+    before = snapshot()
+    try:
+        call_command("import_games", str(path), "--club", str(club.pk), stdout=io.StringIO())
+    except CommandError as error:
+        assert str(error)
+        assert snapshot() == before
