@@ -66,7 +66,8 @@ def server_env(database_url: str, static_root: Path) -> dict[str, str]:
         "BEHIND_HTTPS_PROXY": "1",
         "DJANGO_SETTINGS_MODULE": "pitchkeeper.settings",
     }
-    env.pop("SECURE_SSL_REDIRECT", None)
+    for name in ("SECURE_SSL_REDIRECT", "DJANGO_ALLOW_ASYNC_UNSAFE"):
+        env.pop(name, None)
     return env
 
 
@@ -196,10 +197,11 @@ OPENER = urllib.request.build_opener(NoRedirect)
 
 @dataclass
 class Stats:
-    """Latencies by kind of request, and errors by what went wrong."""
+    """Latencies by kind of request, errors by what went wrong, and other counts."""
 
     times: dict[str, list[float]] = field(default_factory=lambda: defaultdict(list))
     errors: Counter = field(default_factory=Counter)
+    notes: Counter = field(default_factory=Counter)
     lock: threading.Lock = field(default_factory=threading.Lock)
 
     def add(self, kind: str, seconds: float) -> None:
@@ -209,6 +211,10 @@ class Stats:
     def error(self, what: str) -> None:
         with self.lock:
             self.errors[what] += 1
+
+    def note(self, what: str) -> None:
+        with self.lock:
+            self.notes[what] += 1
 
 
 class Browser:
@@ -375,6 +381,8 @@ def scoreboard(browser: Browser, token: str, until: float, pause: float) -> None
         answer = browser.request("GET live (poll)", path, headers=headers, expect=(200, 304))
         if answer is not None and answer[0] == 200:
             etag = answer[1].get("ETag")
+        elif answer is not None:
+            browser.stats.note("not modified")
         if pause:
             time.sleep(pause)
 
@@ -403,8 +411,11 @@ def report(stats: Stats, seconds: float) -> int:
             f"| {kind:<16} | {len(times):>5} | {len(times) / seconds:>5.0f} | {p50:>6.1f} "
             f"| {p95:>6.1f} | {p99:>6.1f} | {errors:>6} |"
         )
+    not_modified = stats.notes["not modified"]
     for what, count in sorted(stats.errors.items()):
         print(f"  error: {what} x{count}")
+    polls = len(stats.times.get("GET live (poll)", []))
+    print(f"\nlive polls answered 304 Not Modified: {not_modified} of {polls}")
     return sum(stats.errors.values())
 
 

@@ -194,6 +194,14 @@ class Game(models.Model):
                 name="game_finished_has_won_by",
             ),
         ]
+        # A season's games (statistics, exports, the ledger's chip value) read from the
+        # index alone.
+        indexes = [
+            models.Index(
+                fields=["club", "finished_at", "counts", "deleted_at", "chip_value"],
+                name="game_club_finished",
+            ),
+        ]
 
     def __str__(self) -> str:
         return _("Game %(number)s (%(preset)s)") % {

@@ -34,7 +34,14 @@ def production_env(tmp_path: Path, **extra: str) -> dict[str, str]:
         "STATIC_ROOT": str(tmp_path / "static"),
         **extra,
     }
-    for name in ("BEHIND_HTTPS_PROXY", "SECURE_SSL_REDIRECT", "DJANGO_SETTINGS_MODULE"):
+    # Not what this test run has set: the browser tests allow async-unsafe calls, which
+    # check --deploy rightly refuses.
+    for name in (
+        "BEHIND_HTTPS_PROXY",
+        "SECURE_SSL_REDIRECT",
+        "DJANGO_SETTINGS_MODULE",
+        "DJANGO_ALLOW_ASYNC_UNSAFE",
+    ):
         if name not in extra:
             env.pop(name, None)
     return env

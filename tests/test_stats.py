@@ -575,3 +575,18 @@ def test_a_synthetic_league_is_legal_and_the_same_for_a_seed(capsys):
     before = (ratings(), lines())
     stats.stats_rebuild(club=one)
     assert (ratings(), lines()) == before
+
+
+def test_the_rebuild_command_fills_in_games_saved_before_the_statistics(make_game, club, capsys):
+    from django.core.management import call_command
+
+    smudge_game(make_game)
+    GameLine.objects.all().delete()
+    MonthLine.objects.all().delete()
+    RatingPoint.objects.all().delete()
+    assert board(club) == {}
+
+    call_command("stats_rebuild")
+
+    assert board(club)["Bob"].wins == 1 and RatingPoint.objects.count() == 3
+    assert "Thursday table: 1 games" in capsys.readouterr().out
