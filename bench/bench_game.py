@@ -18,19 +18,16 @@ import gzip
 import os
 import platform
 import re
-import secrets
 import sqlite3
 import statistics
-import sys
 import tempfile
 import time
-import types
-import warnings
 from collections.abc import Callable
 from pathlib import Path, PurePosixPath
 from typing import Any
 
-ROOT = Path(__file__).resolve().parent.parent
+import django_setup
+
 HANDS = 30
 WARM_UP = 20
 ALREADY_COMPRESSED = {".png", ".jpg", ".jpeg", ".webp", ".gif", ".woff", ".woff2"}
@@ -38,41 +35,10 @@ ASSET = re.compile(r"""<(?:link|script)\b[^>]*?\b(?:href|src)="(/static/[^"]+)\"
 
 
 def configure(database: Path) -> None:
-    """Django from the project's settings, with DEBUG off and a throwaway database."""
-    sys.path.insert(0, str(ROOT))
-    os.environ["DJANGO_SETTINGS_MODULE"] = "pitchkeeper.settings"
-    os.environ["DATABASE_URL"] = f"sqlite:///{database}"
-    os.environ["DEBUG"] = "0"
-    os.environ["SECRET_KEY"] = secrets.token_urlsafe(40)
-    os.environ["ALLOWED_HOSTS"] = "testserver"
-    # The client says it came through the TLS proxy (X-Forwarded-Proto), as in production.
-    os.environ["BEHIND_HTTPS_PROXY"] = "1"
-
-    import django
-    from django.conf import settings
-
-    # WhiteNoise looks for collectstatic's folder, which the benchmark does not need.
-    warnings.filterwarnings("ignore", message="No directory at", module="django.core.handlers")
-    # Plain static names, as in development: a benchmark does not run collectstatic.
-    settings.STORAGES = {
-        **settings.STORAGES,
-        "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
-    }
-    django.setup()
-
+    """Django on a throwaway database, migrated."""
+    django_setup.configure(database)
     from django.core.management import call_command
-    from django.http import HttpRequest, HttpResponse
-    from django.urls import clear_url_caches, include, path
 
-    def bare(request: HttpRequest) -> HttpResponse:
-        return HttpResponse("ok", content_type="text/plain")
-
-    # The bare view exists only here, in a URL module of the benchmark's own.
-    urls = types.ModuleType("bench_urls")
-    urls.urlpatterns = [path("bench/bare/", bare), path("", include("pitchkeeper.urls"))]
-    sys.modules["bench_urls"] = urls
-    settings.ROOT_URLCONF = "bench_urls"
-    clear_url_caches()
     call_command("migrate", verbosity=0)
 
 
@@ -89,14 +55,14 @@ def next_hand(scores: dict[str, int]) -> Any:
     )
 
 
-def build_games() -> tuple[Any, Any]:
+def build_games(club: Any) -> tuple[Any, Any]:
     """A setback game of 30 hands still in progress, and a finished one."""
     from pitchkeeper.rules import HandRecord, resolve_rules
     from pitchkeeper.services import game_create, hand_record, player_add, roster
 
-    players = roster(["Ann", "Bob", "Cy", "Dee"])
+    players = roster(["Ann", "Bob", "Cy", "Dee"], club=club)
     for name in ("Eve", "Fay"):
-        player_add(name=name)
+        player_add(club=club, name=name)
     table = [players[name] for name in ("Ann", "Bob", "Cy", "Dee")]
     state = game_create(players=table, first_dealer=table[0], rules=resolve_rules("setback"))
     for _hand in range(HANDS):
@@ -178,15 +144,20 @@ def main() -> None:
 
 def report(runs: int) -> None:
     import django
+    from django.contrib.auth import get_user_model
     from django.test import Client
     from django.urls import reverse
 
-    from pitchkeeper.services import hand_delete
+    from pitchkeeper.services import club_create, hand_delete
 
-    state, over = build_games()
+    user = get_user_model().objects.create_user("keeper")
+    club = club_create(name="Bench table", owner=user)
+    state, over = build_games(club)
     game = state.game
-    # As in production behind a TLS proxy (with DEBUG off, plain HTTP is redirected).
+    # As in production behind a TLS proxy (with DEBUG off, plain HTTP is redirected),
+    # signed in as the club's owner.
     client = Client(HTTP_X_FORWARDED_PROTO="https")
+    client.force_login(user)
     htmx = {"HTTP_HX_REQUEST": "true"}
     game_url = reverse("game", args=[game.pk])
     live_url = reverse("live", args=[game.share_token])

@@ -24,64 +24,36 @@ from __future__ import annotations
 import argparse
 import os
 import platform
-import secrets
 import sqlite3
 import statistics
 import sys
 import tempfile
 import time
-import types
-import warnings
 from collections import defaultdict
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parent.parent
+import django_setup
+
 WARM_UP = 2
 CLUB_NAME = "Synthetic league"
 OWNER = "bench-owner"
 
 
 def configure(database: Path) -> None:
-    """Django from the project's settings, DEBUG off, the given database, and the bare
-    and straightforward views in a URL module of the benchmark's own."""
-    sys.path.insert(0, str(ROOT))
-    os.environ["DJANGO_SETTINGS_MODULE"] = "pitchkeeper.settings"
-    os.environ["DATABASE_URL"] = f"sqlite:///{database}"
-    os.environ["DEBUG"] = "0"
-    os.environ["SECRET_KEY"] = secrets.token_urlsafe(40)
-    os.environ["ALLOWED_HOSTS"] = "testserver"
-    # The client says it came through the TLS proxy (X-Forwarded-Proto), as in production.
-    os.environ["BEHIND_HTTPS_PROXY"] = "1"
+    """Django on ``database``, with the straightforward views beside the bare one."""
 
-    import django
-    from django.conf import settings
+    def replayed_urls() -> list[Any]:
+        from django.urls import path
 
-    warnings.filterwarnings("ignore", message="No directory at", module="django.core.handlers")
-    settings.STORAGES = {
-        **settings.STORAGES,
-        "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
-    }
-    django.setup()
+        return [
+            path("bench/replay/leaderboard/", replayed_leaderboard),
+            path("bench/replay/player/<int:pk>/", replayed_player),
+            path("bench/replay/ledger/", replayed_ledger),
+        ]
 
-    from django.http import HttpRequest, HttpResponse
-    from django.urls import clear_url_caches, include, path
-
-    def bare(request: HttpRequest) -> HttpResponse:
-        return HttpResponse("ok", content_type="text/plain")
-
-    urls = types.ModuleType("bench_urls")
-    urls.urlpatterns = [
-        path("bench/bare/", bare),
-        path("bench/replay/leaderboard/", replayed_leaderboard),
-        path("bench/replay/player/<int:pk>/", replayed_player),
-        path("bench/replay/ledger/", replayed_ledger),
-        path("", include("pitchkeeper.urls")),
-    ]
-    sys.modules["bench_urls"] = urls
-    settings.ROOT_URLCONF = "bench_urls"
-    clear_url_caches()
+    django_setup.configure(database, replayed_urls)
 
 
 # ---- The straightforward implementation: replay the season, add up in Python ----

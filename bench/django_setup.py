@@ -1,0 +1,57 @@
+"""Django as the benchmarks run it: the project's settings with DEBUG off, a given
+SQLite database, and a URL module of the benchmark's own in front of the app's."""
+
+from __future__ import annotations
+
+import os
+import secrets
+import sys
+import types
+import warnings
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def configure(database: Path, extra_urls: Callable[[], list[Any]] = list) -> None:
+    """Set Django up on ``database``; ``extra_urls()`` (called once Django is ready)
+    gives the benchmark's own URL patterns, put before a bare view and the app's."""
+    sys.path.insert(0, str(ROOT))
+    os.environ["DJANGO_SETTINGS_MODULE"] = "pitchkeeper.settings"
+    os.environ["DATABASE_URL"] = f"sqlite:///{database}"
+    os.environ["DEBUG"] = "0"
+    os.environ["SECRET_KEY"] = secrets.token_urlsafe(40)
+    os.environ["ALLOWED_HOSTS"] = "testserver"
+    # The client says it came through the TLS proxy (X-Forwarded-Proto), as in production.
+    os.environ["BEHIND_HTTPS_PROXY"] = "1"
+
+    import django
+    from django.conf import settings
+
+    # WhiteNoise looks for collectstatic's folder, which a benchmark does not need.
+    warnings.filterwarnings("ignore", message="No directory at", module="django.core.handlers")
+    # Plain static names, as in development: a benchmark does not run collectstatic.
+    settings.STORAGES = {
+        **settings.STORAGES,
+        "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
+    }
+    django.setup()
+
+    from django.http import HttpRequest, HttpResponse
+    from django.urls import clear_url_caches, include, path
+
+    def bare(request: HttpRequest) -> HttpResponse:
+        return HttpResponse("ok", content_type="text/plain")
+
+    # The bare view exists only here, never in the app's own URLs.
+    urls = types.ModuleType("bench_urls")
+    urls.urlpatterns = [  # type: ignore[attr-defined]
+        path("bench/bare/", bare),
+        *extra_urls(),
+        path("", include("pitchkeeper.urls")),
+    ]
+    sys.modules["bench_urls"] = urls
+    settings.ROOT_URLCONF = "bench_urls"
+    clear_url_caches()
