@@ -57,8 +57,10 @@ def next_hand(scores: dict[str, int]) -> Any:
 
 def build_games(club: Any) -> tuple[Any, Any]:
     """A setback game of 30 hands still in progress, and a finished one."""
+    from pitchkeeper.clubs.players import player_add, roster
+    from pitchkeeper.games.hands import hand_record
+    from pitchkeeper.games.services import game_create
     from pitchkeeper.rules import HandRecord, resolve_rules
-    from pitchkeeper.services import game_create, hand_record, player_add, roster
 
     players = roster(["Ann", "Bob", "Cy", "Dee"], club=club)
     for name in ("Eve", "Fay"):
@@ -148,7 +150,8 @@ def report(runs: int) -> None:
     from django.test import Client
     from django.urls import reverse
 
-    from pitchkeeper.services import club_create, hand_delete
+    from pitchkeeper.clubs.services import club_create
+    from pitchkeeper.games.hands import hand_delete
 
     user = get_user_model().objects.create_user("keeper")
     club = club_create(name="Bench table", owner=user)

@@ -14,7 +14,7 @@ league is made by ``manage.py generate_league --seed 1`` (in a temporary folder,
 of its runs after a warm-up; ratios are against the bare view.
 
 The straightforward pages ("replay") read the same season's games with
-services.games_replayed (three queries per chunk of games), replay them through the
+games.replay.games_replayed (three queries per chunk of games), replay them through the
 engine, add the figures up in Python and render the same templates. Their ratings are
 re-rated over the season's games only, so what they cost is a lower bound.
 """
@@ -61,9 +61,11 @@ def configure(database: Path) -> None:
 
 def _replayed_season(request: Any) -> tuple[Any, list[Any]]:
     """The span, and every game of it replayed through the engine, as derived rows."""
-    from pitchkeeper.models import Game
-    from pitchkeeper.services import games_replayed
-    from pitchkeeper.stats import derive, season_games, span_for
+    from pitchkeeper.games.models import Game
+    from pitchkeeper.games.replay import games_replayed
+    from pitchkeeper.seasons.derive import derive
+    from pitchkeeper.seasons.ledger import season_games
+    from pitchkeeper.seasons.spans import span_for
 
     club = request.membership.club
     span = span_for(club=club, key=request.GET.get("season"))
@@ -81,7 +83,8 @@ def _replayed_season(request: Any) -> tuple[Any, list[Any]]:
 
 
 def _standings(derived: list[Any]) -> dict[int, Any]:
-    from pitchkeeper.stats import CATEGORY, Standing, _month_values
+    from pitchkeeper.seasons.derive import CATEGORY, _month_values
+    from pitchkeeper.seasons.standings import Standing
 
     found: dict[int, Standing] = {}
     for lines, counts in derived:
@@ -99,7 +102,7 @@ def _standings(derived: list[Any]) -> dict[int, Any]:
 
 def _rate(derived: list[Any]) -> dict[int, list[tuple[Any, float, float]]]:
     """Every player's rating history over these games, rated in order."""
-    from pitchkeeper.stats import RATING_MODEL
+    from pitchkeeper.seasons.ratings import RATING_MODEL
 
     current: dict[int, Any] = {}
     history: dict[int, list[tuple[Any, float, float]]] = defaultdict(list)
@@ -120,11 +123,11 @@ def _rate(derived: list[Any]) -> dict[int, list[tuple[Any, float, float]]]:
 
 def replayed_leaderboard(request: Any) -> Any:
     from django.shortcuts import render
-
-    from pitchkeeper.access import current_membership
-    from pitchkeeper.models import Player
-    from pitchkeeper.stats import Leaderboard, bid_order
     from pitchkeeper.views import seasons as views
+
+    from pitchkeeper.clubs.access import current_membership
+    from pitchkeeper.clubs.models import Player
+    from pitchkeeper.seasons.standings import Leaderboard, bid_order
 
     request.membership = current_membership(request)
     span, derived = _replayed_season(request)
@@ -148,16 +151,16 @@ def replayed_leaderboard(request: Any) -> Any:
         "rows": [(s, [c.text(s) for c in columns]) for s in ordered],
         "sort": sort,
     }
-    return render(request, "leaderboard.html", context)
+    return render(request, "seasons/leaderboard.html", context)
 
 
 def replayed_player(request: Any, pk: int) -> Any:
     from django.shortcuts import render
-
-    from pitchkeeper.access import current_membership
-    from pitchkeeper.models import Player
-    from pitchkeeper.stats import Opponent, PlayerStats, Streaks
     from pitchkeeper.views import seasons as views
+
+    from pitchkeeper.clubs.access import current_membership
+    from pitchkeeper.clubs.models import Player
+    from pitchkeeper.seasons.standings import Opponent, PlayerStats, Streaks
 
     request.membership = current_membership(request)
     player = Player.objects.get(pk=pk, club=request.membership.club)
@@ -208,16 +211,16 @@ def replayed_player(request: Any, pk: int) -> Any:
         "bid_chart": views.bid_chart(standing.by_bid) if standing else None,
         "points": [],
     }
-    return render(request, "player.html", context)
+    return render(request, "seasons/player.html", context)
 
 
 def replayed_ledger(request: Any) -> Any:
     from django.shortcuts import render
-
-    from pitchkeeper.access import current_membership
-    from pitchkeeper.models import Player
-    from pitchkeeper.stats import Balance, Ledger, fewest_payments
     from pitchkeeper.views import seasons as views
+
+    from pitchkeeper.clubs.access import current_membership
+    from pitchkeeper.clubs.models import Player
+    from pitchkeeper.seasons.ledger import Balance, Ledger, fewest_payments
 
     request.membership = current_membership(request)
     span, derived = _replayed_season(request)
@@ -242,7 +245,7 @@ def replayed_ledger(request: Any) -> Any:
         "plan": [(a, b, n, None) for a, b, n in found.payments],
         "players": Player.objects.filter(club=request.membership.club),
     }
-    return render(request, "ledger.html", context)
+    return render(request, "seasons/ledger.html", context)
 
 
 # ---- Running it ----
@@ -277,7 +280,7 @@ def league(games: int, seed: int) -> Any:
     from django.contrib.auth import get_user_model
     from django.core.management import call_command
 
-    from pitchkeeper.models import Club, Membership, Role
+    from pitchkeeper.clubs.models import Club, Membership, Role
 
     call_command("migrate", verbosity=0)
     club = Club.objects.filter(name=CLUB_NAME).first()
@@ -316,10 +319,13 @@ def report(options: argparse.Namespace) -> None:
     from django.test import Client
     from django.urls import reverse
 
-    from pitchkeeper.models import Game, GameLine, Hand, Player, Season
+    from pitchkeeper.clubs.models import Player
+    from pitchkeeper.games.hands import hand_record
+    from pitchkeeper.games.models import Game, Hand
+    from pitchkeeper.games.services import game_create
     from pitchkeeper.rules import HandRecord, resolve_rules
-    from pitchkeeper.services import game_create, hand_record
-    from pitchkeeper.stats import span_for
+    from pitchkeeper.seasons.models import GameLine, Season
+    from pitchkeeper.seasons.spans import span_for
 
     club, owner = league(options.games, options.seed)
     client = Client(HTTP_X_FORWARDED_PROTO="https")

@@ -149,8 +149,10 @@ def make_clubs(count: int, target: int) -> list[Keeper]:
     from django.contrib.auth import get_user_model
     from django.contrib.auth.hashers import make_password
 
+    from pitchkeeper.clubs.players import roster
+    from pitchkeeper.clubs.services import club_create
+    from pitchkeeper.games.services import game_create
     from pitchkeeper.rules import resolve_rules
-    from pitchkeeper.services import club_create, game_create, roster
 
     hashed = make_password(PASSWORD)  # once: hashing is slow on purpose
     rules = resolve_rules({**resolve_rules("setback").to_dict(), "target": target})
@@ -166,7 +168,7 @@ def make_clubs(count: int, target: int) -> list[Keeper]:
 
 
 def recorded_tokens(game_ids: list[int]) -> dict[int, list[str | None]]:
-    from pitchkeeper.models import Hand
+    from pitchkeeper.games.models import Hand
 
     tokens: dict[int, list[str | None]] = defaultdict(list)
     for game_id, token in Hand.objects.filter(game_id__in=game_ids).values_list("game", "token"):

@@ -1,0 +1,1 @@
+"""Pitchkeeper: a scorekeeper for Auction Pitch card tables. See docs/architecture.md."""

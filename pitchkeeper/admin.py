@@ -1,8 +1,11 @@
+"""The Django admin: a read-mostly view of players and games for the operator."""
+
 from __future__ import annotations
 
 from django.contrib import admin
 
-from pitchkeeper.models import Game, Hand, Player, Seat
+from pitchkeeper.clubs.models import Player
+from pitchkeeper.games.models import Game, Hand, Seat
 
 # Hands change only through the services, which replay the game; the admin shows them.
 DERIVED = ("finished_at", "winner", "winner_team", "won_by")

@@ -103,10 +103,18 @@ DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "pitchkeeper@localhost
 ROOT_URLCONF = "pitchkeeper.urls"
 WSGI_APPLICATION = "pitchkeeper.wsgi.application"
 
+# The folders of pitchkeeper/ that hold a domain's models, views and templates.
+DOMAINS = ("clubs", "games", "seasons")
+
 TEMPLATES = [
     {
         "BACKEND": "django.template.backends.django.DjangoTemplates",
-        "DIRS": [BASE_DIR / "templates"],
+        # The site-wide templates (the base page and shared partials), then each domain's
+        # own, named after it ("games/game.html").
+        "DIRS": [
+            BASE_DIR / "templates",
+            *(BASE_DIR / "pitchkeeper" / domain / "templates" for domain in DOMAINS),
+        ],
         "APP_DIRS": True,
         "OPTIONS": {
             "context_processors": [

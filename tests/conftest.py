@@ -13,10 +13,13 @@ from django.contrib.auth import get_user_model
 from django.test import Client
 from django.utils import translation
 
-from pitchkeeper.access import CURRENT_CLUB
-from pitchkeeper.models import Club
+from pitchkeeper.clubs.access import CURRENT_CLUB
+from pitchkeeper.clubs.models import Club
+from pitchkeeper.clubs.players import roster
+from pitchkeeper.clubs.services import club_create
+from pitchkeeper.games.replay import GameState
+from pitchkeeper.games.services import game_create
 from pitchkeeper.rules import FORMAT, resolve_rules
-from pitchkeeper.services import GameState, club_create, game_create, roster
 
 PASSWORD = "a long table password"
 
@@ -113,7 +116,7 @@ def make_game(club):
     return make
 
 
-# ---- Browser tests (tests/test_browser*.py): Playwright driving Debian's Chromium ----
+# ---- Browser tests (tests/browser/): Playwright driving Debian's Chromium ----
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = [

@@ -3,8 +3,8 @@ from __future__ import annotations
 import pytest
 from django.contrib.auth.models import User
 
-from pitchkeeper.models import Game, Hand
-from pitchkeeper.services import games_import
+from pitchkeeper.games.models import Game, Hand
+from pitchkeeper.games.services import games_import
 
 pytestmark = pytest.mark.django_db
 

@@ -9,8 +9,9 @@ import sys
 import pytest
 from django.core.management import CommandError, call_command
 
-from pitchkeeper.models import Game, Hand, Player
-from pitchkeeper.services import club_create
+from pitchkeeper.clubs.models import Player
+from pitchkeeper.clubs.services import club_create
+from pitchkeeper.games.models import Game, Hand
 
 pytestmark = pytest.mark.django_db
 

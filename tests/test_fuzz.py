@@ -23,9 +23,11 @@ from django.core.management import CommandError, call_command
 from hypothesis import HealthCheck, event, example, given, settings
 from hypothesis import strategies as st
 
-from pitchkeeper.models import Game
+from pitchkeeper.clubs.players import roster
+from pitchkeeper.games.hands import hand_record
+from pitchkeeper.games.models import Game
+from pitchkeeper.games.services import game_create, games_import
 from pitchkeeper.rules import HandRecord, RuleError, resolve_rules
-from pitchkeeper.services import game_create, games_import, hand_record, roster
 
 from .conftest import example_record
 

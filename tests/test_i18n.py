@@ -18,9 +18,9 @@ from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext, ngettext, pgettext
 
-from pitchkeeper.models import Game
+from pitchkeeper.games.hands import hand_record
+from pitchkeeper.games.models import Game
 from pitchkeeper.rules import HandRecord
-from pitchkeeper.services import hand_record
 
 LOCALE = Path(settings.BASE_DIR) / "locale"
 LANGUAGES = ("ru", "nb")

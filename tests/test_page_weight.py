@@ -17,8 +17,10 @@ from django.conf import settings
 from django.contrib.staticfiles import finders
 from django.urls import reverse
 
+from pitchkeeper.clubs.players import player_add
+from pitchkeeper.games.hands import hand_record
+from pitchkeeper.games.replay import GameState, game_state
 from pitchkeeper.rules import HandRecord
-from pitchkeeper.services import GameState, game_state, hand_record, player_add
 
 pytestmark = pytest.mark.django_db
 

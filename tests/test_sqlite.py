@@ -10,9 +10,10 @@ import pytest
 from django.db import close_old_connections, connection
 from django.test import Client
 
-from pitchkeeper.models import Game, Hand
+from pitchkeeper.games.hands import hand_record
+from pitchkeeper.games.models import Game, Hand
+from pitchkeeper.games.replay import game_state
 from pitchkeeper.rules import HandRecord
-from pitchkeeper.services import game_state, hand_record
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),

@@ -1,3 +1,5 @@
+"""The one error the engine raises: an entry the rules do not allow."""
+
 from __future__ import annotations
 
 

@@ -1,3 +1,5 @@
+"""Who sits where: the players in seat order, the teams, and who deals and bids next."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass

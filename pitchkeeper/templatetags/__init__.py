@@ -1,0 +1,1 @@
+"""Template tags: ``{% load pitchkeeper %}`` (Django looks for them here)."""

@@ -10,8 +10,8 @@ from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 
-from pitchkeeper.display import bid_label
-from pitchkeeper.models import Game
+from pitchkeeper.games.models import Game
+from pitchkeeper.games.words import bid_label
 from pitchkeeper.rules import Bid, Ruleset
 
 register = template.Library()

@@ -1,0 +1,1 @@
+"""The management commands themselves, one module each."""

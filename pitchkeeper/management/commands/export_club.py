@@ -1,3 +1,5 @@
+"""``manage.py export_club``: a whole club as one backup file (backups.services)."""
+
 from __future__ import annotations
 
 import json
@@ -5,8 +7,8 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from pitchkeeper.models import Club
-from pitchkeeper.services import club_export
+from pitchkeeper.backups.services import club_export
+from pitchkeeper.clubs.models import Club
 
 
 class Command(BaseCommand):

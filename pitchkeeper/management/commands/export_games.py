@@ -1,3 +1,5 @@
+"""``manage.py export_games``: games as a JSON list in the game-record format."""
+
 from __future__ import annotations
 
 import json
@@ -5,8 +7,8 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from pitchkeeper.models import Game
-from pitchkeeper.services import game_export
+from pitchkeeper.games.models import Game
+from pitchkeeper.games.services import game_export
 
 
 class Command(BaseCommand):

@@ -7,7 +7,7 @@ and partnership (for chips) at tables of three to six. Every hand is dealt throu
 rules engine: the auction bid by bid from ``legal_bids``, the points given out at random
 (a player's hidden skill and the pitcher's bid tilting them), and the hand played by the
 engine, which refuses anything illegal. Rows are written with bulk_create, the derived
-statistics with the same ``stats.derive`` that every saved game goes through, then the
+statistics with the same ``seasons.derive.derive`` that every saved game goes through, then the
 monthly rollups and the ratings in one pass each. The same seed gives the same league.
 """
 
@@ -24,18 +24,12 @@ from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
-from pitchkeeper.models import (
-    Club,
-    Game,
-    GameCount,
-    GameLine,
-    Hand,
-    Membership,
-    Player,
-    Role,
-    Season,
-    Seat,
-)
+from pitchkeeper.clubs.models import Club, Membership, Player, Role
+
+# The exact columns games.hands.game_save writes for a hand, so generated hands are stored as
+# recorded ones are.
+from pitchkeeper.games.hands import hand_fields
+from pitchkeeper.games.models import Game, Hand, Seat
 from pitchkeeper.rules import (
     GameRecord,
     GameResult,
@@ -52,11 +46,9 @@ from pitchkeeper.rules import (
 # The engine's running game, played one hand at a time: replay() would replay the whole
 # game again for every hand dealt.
 from pitchkeeper.rules.engine import _Game
-
-# The exact columns services._save writes for a hand, so generated hands are stored as
-# recorded ones are.
-from pitchkeeper.services import _hand_fields
-from pitchkeeper.stats import derive, ratings_recompute, rollups_rebuild
+from pitchkeeper.seasons.derive import derive, rollups_rebuild
+from pitchkeeper.seasons.models import GameCount, GameLine, Season
+from pitchkeeper.seasons.ratings import ratings_recompute
 
 NAMES = (
     "Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal", "Ida", "Jo", "Kit", "Lou",
@@ -182,7 +174,7 @@ class League:
                 ]
                 pairs = zip(records, result.hands, strict=True)
                 hands += [
-                    Hand(game=game, number=n, **_hand_fields(record, hand, ids, seating))
+                    Hand(game=game, number=n, **hand_fields(record, hand, ids, seating))
                     for n, (record, hand) in enumerate(pairs, start=1)
                 ]
                 record = GameRecord(rules, seating, seating.players[0], tuple(records))

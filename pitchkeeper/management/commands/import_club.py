@@ -1,3 +1,5 @@
+"""``manage.py import_club``: a club restored from a backup file (backups.services)."""
+
 from __future__ import annotations
 
 import json
@@ -8,8 +10,8 @@ from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
+from pitchkeeper.backups.services import club_import
 from pitchkeeper.rules import RuleError
-from pitchkeeper.services import club_import
 
 
 class Command(BaseCommand):

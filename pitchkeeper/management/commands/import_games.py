@@ -1,3 +1,5 @@
+"""``manage.py import_games``: games in the game-record format into a club, all or nothing."""
+
 from __future__ import annotations
 
 import json
@@ -7,9 +9,9 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import transaction
 
-from pitchkeeper.models import Club
+from pitchkeeper.clubs.models import Club
+from pitchkeeper.games.services import game_export, games_import
 from pitchkeeper.rules import RuleError, load_json
-from pitchkeeper.services import game_export, games_import
 
 
 class DryRun(Exception):

@@ -13,8 +13,8 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandParser
 from django.db import transaction
 
-from pitchkeeper.models import Club
-from pitchkeeper.stats import stats_rebuild
+from pitchkeeper.clubs.models import Club
+from pitchkeeper.seasons.derive import stats_rebuild
 
 
 class Command(BaseCommand):

@@ -1,0 +1,132 @@
+"""A club and who belongs to it: members and their roles, invitations, and the
+players of its roster (a player need not have an account)."""
+
+from __future__ import annotations
+
+import secrets
+
+from django.conf import settings
+from django.db import models
+from django.db.models.functions import Lower
+from django.utils.translation import gettext_lazy as _
+
+from pitchkeeper.rules.record import MAX_NAME_LENGTH
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(32)
+
+
+class Club(models.Model):
+    """A group that plays together: it owns its players, games, seasons and ledger."""
+
+    name = models.CharField(_("name"), max_length=60)
+    created = models.DateTimeField(_("created"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("club")
+        verbose_name_plural = _("clubs")
+        ordering = ["name", "pk"]
+        constraints = [
+            models.CheckConstraint(condition=~models.Q(name=""), name="club_name_not_empty"),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Role(models.TextChoices):
+    OWNER = "owner", _("owner")
+    SCOREKEEPER = "scorekeeper", _("scorekeeper")
+    VIEWER = "viewer", _("viewer")
+
+
+class Membership(models.Model):
+    """A user's place in a club. Owners manage members and settings; scorekeepers
+    record and edit hands; viewers read."""
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="memberships")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="memberships"
+    )
+    role = models.CharField(_("role"), max_length=12, choices=Role.choices)
+    joined = models.DateTimeField(_("joined"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("membership")
+        verbose_name_plural = _("memberships")
+        ordering = ["club", "user__username"]
+        constraints = [
+            models.UniqueConstraint(fields=["club", "user"], name="membership_unique"),
+            models.CheckConstraint(
+                condition=models.Q(role__in=Role.values), name="membership_role_valid"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} ({self.role}) in {self.club}"
+
+    @property
+    def can_score(self) -> bool:
+        return self.role in (Role.OWNER, Role.SCOREKEEPER)
+
+    @property
+    def is_owner(self) -> bool:
+        return self.role == Role.OWNER
+
+
+class Invitation(models.Model):
+    """A link that makes whoever follows it (signed in) a member with ``role``."""
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="invitations")
+    token = models.CharField(max_length=43, unique=True, default=new_token)
+    role = models.CharField(_("role"), max_length=12, choices=Role.choices)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    created = models.DateTimeField(_("created"), auto_now_add=True)
+    revoked = models.BooleanField(_("revoked"), default=False)
+
+    class Meta:
+        verbose_name = _("invitation")
+        verbose_name_plural = _("invitations")
+        ordering = ["-created"]
+
+    def __str__(self) -> str:
+        return f"{self.role} invitation to {self.club}"
+
+
+class Player(models.Model):
+    """A name on a club's roster, reused from game to game; it may be linked to the
+    account of the member who plays under it."""
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="players")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="players",
+        verbose_name=_("account"),
+    )
+    name = models.CharField(_("name"), max_length=MAX_NAME_LENGTH)
+    retired = models.BooleanField(_("retired"), default=False)
+    created = models.DateTimeField(_("created"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("player")
+        verbose_name_plural = _("players")
+        ordering = [Lower("name")]
+        constraints = [
+            models.UniqueConstraint(
+                "club",
+                Lower("name"),
+                name="player_name_unique_ignoring_case",
+                violation_error_message=_("There is already a player of that name."),
+            ),
+            models.CheckConstraint(condition=~models.Q(name=""), name="player_name_not_empty"),
+            models.UniqueConstraint(fields=["club", "user"], name="player_account_once_per_club"),
+        ]
+
+    def __str__(self) -> str:
+        return self.name

@@ -1,0 +1,1 @@
+"""The views of the clubs domain: clubs, accounts and the roster."""

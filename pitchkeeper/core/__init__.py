@@ -1,0 +1,1 @@
+"""What belongs to the site as a whole rather than to one domain."""

@@ -1,0 +1,245 @@
+"""A replayed game as the table sees it: the scoreboard with its settlement, the win
+reason, and the hand-by-hand history.
+
+The numbers come from the rules engine (through replay.GameState); this module only
+puts them in words and arranges them."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from decimal import Decimal
+
+from django.utils.formats import number_format
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+
+from pitchkeeper.games.replay import GameState
+from pitchkeeper.games.words import NOBODY_WORDS, bid_label, category_label
+from pitchkeeper.rules import (
+    HandResult,
+    Ruleset,
+    eldest_of,
+)
+
+
+@dataclass(frozen=True)
+class SideRow:
+    name: str
+    members: tuple[str, ...]
+    score: int
+    in_hole: bool
+    winner: bool
+
+    @property
+    def magnitude(self) -> int:
+        """The score without its sign: plural forms ("1 очко", "-2 очка") go by it."""
+        return abs(self.score)
+
+
+@dataclass(frozen=True)
+class Payment:
+    payer: str
+    payee: str
+    chips: int
+    money: Decimal | None
+
+    def __str__(self) -> str:
+        text = ngettext(
+            "%(payer)s pays %(payee)s %(chips)d chip",
+            "%(payer)s pays %(payee)s %(chips)d chips",
+            self.chips,
+        ) % {"payer": self.payer, "payee": self.payee, "chips": self.chips}
+        if self.money is not None:
+            # In the reader's number format: 1.50 in English, 1,50 in Russian and Norwegian.
+            text += f" ({number_format(self.money, 2)})"
+        return text
+
+
+@dataclass(frozen=True)
+class Board:
+    sides: tuple[SideRow, ...]
+    target: int
+    dealer: str | None
+    bids_first: str | None
+    winner: str | None
+    # Over: won, or drawn (no winner).
+    finished: bool
+    reason: str
+    payments: tuple[Payment, ...]
+
+
+def board(state: GameState) -> Board:
+    result = state.result
+    seating = state.record.seating
+    members = {team.name: team.members for team in seating.teams}
+    chip_value = state.game.chip_value
+    return Board(
+        sides=tuple(
+            SideRow(
+                name=side,
+                members=members.get(side, ()),
+                score=result.scores[side],
+                in_hole=result.in_hole(side),
+                winner=side == result.winner,
+            )
+            for side in result.sides
+        ),
+        target=state.record.rules.target,
+        dealer=result.dealer,
+        bids_first=eldest_of(seating, result.dealer) if result.dealer else None,
+        winner=result.winner,
+        finished=result.finished,
+        reason=win_reason(state),
+        payments=tuple(
+            Payment(payer, payee, chips, chips * chip_value if chip_value is not None else None)
+            for payer, payee, chips in result.payments()
+        ),
+    )
+
+
+def win_reason(state: GameState) -> str:
+    """Why the game ended, in words: "Bob wins: the pitcher's points are counted first",
+    "Drawn: Them reached -200"; empty while it goes on."""
+    result = state.result
+    rules = state.record.rules
+    if not result.finished:
+        return ""
+    values: dict[str, object] = {"winner": result.winner, "target": rules.target}
+    last = result.hands[-1] if result.hands else None
+    if result.won_by == "draw":
+        values |= {"side": _fallen(state, rules.draw_at), "floor": rules.draw_at}
+        return _("Drawn: %(side)s reached %(floor)s") % values
+    if result.won_by == "floor":
+        values |= {"loser": _fallen(state, rules.lose_at), "floor": rules.lose_at}
+        return _("%(winner)s wins: %(loser)s reached %(floor)s") % values
+    if result.won_by == "smudge_failed" and last is not None and last.bid is not None:
+        values |= {"loser": _pitchers(state, last), "bid": bid_label(rules, last.bid)}
+        return _("%(winner)s wins: %(loser)s bid %(bid)s and failed") % values
+    if result.won_by == "smudge" and last is not None and isinstance(last.bid, str):
+        values["bid"] = bid_label(rules, last.bid)
+        return _("%(winner)s wins: bid %(bid)s and made it") % values
+    if result.won_by == "smudge":
+        return _("%(winner)s wins: smudge") % values
+    if result.won_by == "win_by":
+        lead = result.scores[result.winner] - max(
+            score for side, score in result.scores.items() if side != result.winner
+        )
+        values["lead"] = lead
+        return (
+            ngettext(
+                "%(winner)s wins: reached %(target)s with a lead of %(lead)d",
+                "%(winner)s wins: reached %(target)s with a lead of %(lead)d",
+                lead,
+            )
+            % values
+        )
+    if result.won_by == "bidder_out":
+        return _("%(winner)s wins: made the bid and reached %(target)s") % values
+    if result.won_by == "highest_total":
+        return _("%(winner)s wins with the highest score") % values
+    return _count_order_reason(state, values)
+
+
+def _count_order_reason(state: GameState, values: dict[str, object]) -> str:
+    first, *others = state.result.reached
+    if first.category is None:
+        if others:
+            return _("%(winner)s wins: the pitcher's points are counted first") % values
+        return _("%(winner)s wins: made the bid and reached %(target)s") % values
+    labels = {c.key: category_label(c) for c in state.record.rules.categories}
+    values["category"] = labels[first.category]
+    if others:
+        runner_up = others[0]
+        values["other"] = runner_up.side
+        values["other_category"] = (
+            labels[runner_up.category] if runner_up.category else _("the pitcher's points")
+        )
+        return (
+            _(
+                "%(winner)s reached %(target)s on %(category)s before %(other)s on "
+                "%(other_category)s"
+            )
+            % values
+        )
+    return _("%(winner)s wins: reached %(target)s on %(category)s") % values
+
+
+def _fallen(state: GameState, floor: int | None) -> str:
+    """The sides at or below ``floor``, in seat order."""
+    scores = state.result.scores
+    return ", ".join(
+        side for side in state.result.sides if floor is not None and scores[side] <= floor
+    )
+
+
+def _pitchers(state: GameState, hand: HandResult) -> str:
+    """The pitching side of ``hand``, with the called partner where there is one."""
+    sides = [hand.pitching_side or ""]
+    if hand.partner is not None:
+        sides.append(state.record.seating.side_of(hand.partner))
+    return " & ".join(dict.fromkeys(sides))
+
+
+@dataclass(frozen=True)
+class PointTaken:
+    label: str
+    went_to: str
+
+
+@dataclass(frozen=True)
+class HandRow:
+    number: int
+    dealer: str
+    kind: str
+    pitcher: str | None
+    # The bid in words: "3", "6 for 12", "Shoot the moon".
+    bid: str | None
+    # A numbered bid that needed every point (a moon bid says so in its name).
+    smudge: bool
+    made: bool | None
+    points: tuple[PointTaken, ...]
+    revoked: tuple[str, ...]
+    changes: tuple[tuple[str, int], ...]
+    # Where the pitcher calls a partner: who it was, or that the pitcher played alone.
+    partner_note: str = ""
+
+
+def history(state: GameState) -> list[HandRow]:
+    """The hands, latest first, as the history lists them."""
+    rules = state.record.rules
+    labels = {c.key: category_label(c) for c in rules.categories}
+    rows = []
+    for hand in state.result.hands:
+        points = []
+        for key, went_to in hand.points.items():
+            if isinstance(went_to, dict):
+                text = ", ".join(f"{side} {count}" for side, count in went_to.items()) or "—"
+            else:
+                text = went_to or str(NOBODY_WORDS.get(key, "—"))
+            points.append(PointTaken(labels[key], text))
+        rows.append(
+            HandRow(
+                number=hand.number,
+                dealer=hand.dealer,
+                kind=hand.kind,
+                pitcher=hand.pitcher,
+                bid=None if hand.bid is None else bid_label(rules, hand.bid),
+                smudge=hand.smudge and not isinstance(hand.bid, str),
+                made=hand.made,
+                points=tuple(points),
+                revoked=hand.revoked,
+                changes=tuple((side, hand.delta[side]) for side in state.result.sides)
+                if hand.delta
+                else (),
+                partner_note=_partner_note(rules, hand),
+            )
+        )
+    return rows[::-1]
+
+
+def _partner_note(rules: Ruleset, hand: HandResult) -> str:
+    if not rules.called_partner or hand.kind != "played":
+        return ""
+    if hand.partner is None:
+        return _("played alone")
+    return _("partner: %(name)s") % {"name": hand.partner}

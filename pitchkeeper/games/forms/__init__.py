@@ -1,0 +1,1 @@
+"""The forms of the games domain: entering a hand and setting up a game."""

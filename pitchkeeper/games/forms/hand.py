@@ -1,0 +1,306 @@
+"""The hand-entry form, built from the game's ruleset: one row of choices per point."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.utils.translation import gettext as _
+
+from pitchkeeper.games.replay import GameState
+from pitchkeeper.games.words import NOBODY_WORDS, bid_label, category_label
+from pitchkeeper.rules import (
+    Bid,
+    Category,
+    HandRecord,
+    RuleError,
+    all_bids,
+    bidding_order,
+    legal_bids,
+)
+
+PASS = "pass"
+NOBODY = "nobody"
+# The called partner's choice when the pitcher held the called card.
+ALONE = "alone"
+# Beyond this many bids the buttons are drawn compact, so that a long range (nine-five's
+# 4-18 and two smudges, ten-point's doubled bids) stays a few rows of one tap each.
+MOST_BID_BUTTONS = 9
+
+
+def bid_value(text: str) -> Bid:
+    """A bid as the form sends it ("6", "6x2", "moon") as the engine takes it: a moon
+    bid's key starts with a letter and a doubled bid has its "x", so only a plain number
+    is all digits."""
+    return int(text) if text.isdigit() else text
+
+
+def _point_label(category: Category) -> str:
+    """A point's name, with its worth where it is more than one: "Nine (9)"."""
+    label = category_label(category)
+    return f"{label} ({category.value})" if category.value > 1 else label
+
+
+class ChoiceButtons(forms.RadioSelect):
+    """Radio buttons some of which the rules do not allow at this point."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.disabled_values: set[str] = set()
+        # Many choices: drawn as tighter buttons, each still a thumb's width.
+        self.compact = False
+
+    def create_option(self, name: str, value: Any, *args: Any, **kwargs: Any) -> dict[str, Any]:
+        option = super().create_option(name, value, *args, **kwargs)
+        if str(value) in self.disabled_values:
+            option["attrs"]["disabled"] = True
+        return option
+
+
+class HandForm(forms.Form):
+    """Pitcher and bid (or the whole auction), who took each point, revokes.
+
+    ``dealer`` is who deals the hand being entered; the auction is asked for in
+    bidding order from the player on the dealer's left.
+    """
+
+    def __init__(
+        self, *args: Any, state: GameState, dealer: str, number: int | None = None, **kwargs: Any
+    ) -> None:
+        """``number``: the hand being edited; None for a new hand after the last one."""
+        super().__init__(*args, **kwargs)
+        self.state = state
+        rules = state.record.rules
+        seating = state.record.seating
+        self.order = bidding_order(seating, dealer)
+        self.dealer = dealer
+        self.number = number
+        sides = [(side, side) for side in state.result.sides]
+        players = [(name, name) for name in self.order]
+        if rules.bidding:
+            self.fields["pitcher"] = forms.ChoiceField(
+                label=_("Pitcher"), choices=players, required=False, widget=forms.RadioSelect
+            )
+            self.fields["bid"] = self._bid_field(_("Bid"), required=False)
+            for seat, name in enumerate(self.order):
+                field = self._bid_field(name, required=False, can_pass=True)
+                self.fields[f"auction_{seat}"] = field
+        if rules.called_partner:
+            self.fields["partner"] = forms.ChoiceField(
+                label=_("Called partner"),
+                help_text=_("Who held the called card; alone when the pitcher held it."),
+                choices=[*players, (ALONE, _("alone"))],
+                required=False,
+                widget=forms.RadioSelect,
+            )
+        for category in rules.categories:
+            if category.kind == "one":
+                choices = list(sides)
+                if not category.required:
+                    choices.append((NOBODY, NOBODY_WORDS.get(category.key, _("nobody"))))
+                self.fields[f"point_{category.key}"] = forms.ChoiceField(
+                    label=_point_label(category),
+                    choices=choices,
+                    required=False,
+                    widget=forms.RadioSelect,
+                )
+            else:
+                for index, (side, _label) in enumerate(sides):
+                    self.fields[f"count_{category.key}_{index}"] = forms.IntegerField(
+                        label=f"{category_label(category)}: {side}",
+                        min_value=0,
+                        max_value=category.max_count,
+                        required=False,
+                    )
+        self.fields["revoked"] = forms.MultipleChoiceField(
+            label=_("Revoked (renonce)"),
+            choices=[(name, name) for name in self.order],
+            required=False,
+            widget=forms.CheckboxSelectMultiple,
+        )
+        if rules.smudge == "all_tricks" or any(moon.all_tricks for moon in rules.moon_bids):
+            self.fields["all_tricks"] = forms.BooleanField(
+                label=_("The pitcher's side took every trick"), required=False
+            )
+
+    def _bid_field(self, label: str, *, required: bool, can_pass: bool = False) -> forms.Field:
+        """One button per bid, every bid one tap, however many the rules have."""
+        bids = all_bids(self.state.record.rules)
+        choices = [(str(bid), self._bid_label(bid)) for bid in bids]
+        if can_pass:
+            choices.insert(0, (PASS, _("pass")))
+        widget = ChoiceButtons()
+        widget.compact = len(bids) > MOST_BID_BUTTONS
+        return forms.ChoiceField(label=label, choices=choices, required=required, widget=widget)
+
+    def _bid_label(self, bid: Bid) -> str:
+        rules = self.state.record.rules
+        if isinstance(bid, int) and rules.is_smudge(bid):
+            return _("%(bid)s smudge") % {"bid": bid}
+        return bid_label(rules, bid)
+
+    @property
+    def auction_fields(self) -> list[forms.BoundField]:
+        return [self[f"auction_{seat}"] for seat in range(len(self.order)) if self._bidding]
+
+    def offer_legal_bids(self) -> None:
+        """Disable the bids the rules do not allow, as far as the auction is filled in.
+
+        Only a help: the engine checks the auction again when it is saved.
+        """
+        if not self._bidding:
+            return
+        rules, seating = self.state.record.rules, self.state.record.seating
+        scores = self.scores_before
+        so_far: list[tuple[str, Bid | None]] = []
+        for seat, name in enumerate(self.order):
+            field = self.fields[f"auction_{seat}"]
+            _player, bids, may_pass = legal_bids(rules, seating, self.dealer, so_far, scores)
+            allowed = {str(bid) for bid in bids} | ({PASS} if may_pass else set())
+            field.widget.disabled_values = {v for v, _l in field.choices if v not in allowed}
+            entry = self.data.get(self.add_prefix(f"auction_{seat}")) if self.is_bound else None
+            if entry not in allowed:
+                return
+            so_far.append((name, None if entry == PASS else bid_value(entry)))
+
+    @property
+    def scores_before(self) -> dict[str, int]:
+        """Each side's score before the hand entered: some bids are only open at some
+        scores (Bonanza's moon: not in the hole, nor at 46 or more)."""
+        result = self.state.result
+        if self.number is None:
+            return result.scores
+        if self.number > 1:
+            return result.hands[self.number - 2].scores
+        return dict.fromkeys(result.sides, 0)
+
+    @property
+    def point_fields(self) -> list[forms.BoundField]:
+        return [self[name] for name in self.fields if name.startswith("point_")]
+
+    @property
+    def count_groups(self) -> list[tuple[str, list[forms.BoundField]]]:
+        """Each counted point's name, in the reader's language, with its fields."""
+        rules = self.state.record.rules
+        return [
+            (
+                category_label(c),
+                [self[name] for name in self.fields if name.startswith(f"count_{c.key}_")],
+            )
+            for c in rules.categories
+            if c.kind == "count"
+        ]
+
+    @property
+    def _bidding(self) -> bool:
+        return self.state.record.rules.bidding
+
+    def _auction(self) -> tuple[tuple[str, Bid | None], ...] | None:
+        if not self._bidding:
+            return None
+        entries = [self.cleaned_data.get(f"auction_{seat}") for seat in range(len(self.order))]
+        if all(entry in (None, "") for entry in entries):
+            return None
+        if any(entry in (None, "") for entry in entries):
+            missing = next(
+                name for name, entry in zip(self.order, entries, strict=True) if not entry
+            )
+            raise RuleError(
+                _("%(name)s has no bid or pass yet") % {"name": missing}, field="auction"
+            )
+        return tuple(
+            (name, None if entry == PASS else bid_value(entry))
+            for name, entry in zip(self.order, entries, strict=True)
+        )
+
+    def _partner(self) -> str | None:
+        if "partner" not in self.fields:
+            return None
+        partner = self.cleaned_data.get("partner")
+        if not partner:
+            raise RuleError(
+                _("Say who held the called card, or that the pitcher played alone."),
+                field="partner",
+            )
+        return None if partner == ALONE else partner
+
+    def _points(self) -> dict[str, Any]:
+        rules = self.state.record.rules
+        sides = self.state.result.sides
+        points: dict[str, Any] = {}
+        for category in rules.categories:
+            if category.kind == "one":
+                value = self.cleaned_data.get(f"point_{category.key}")
+                if not value:
+                    raise RuleError(
+                        _("Say who took %(point)s.") % {"point": category_label(category)},
+                        field=f"points.{category.key}",
+                    )
+                points[category.key] = None if value == NOBODY else value
+            else:
+                points[category.key] = {
+                    side: self.cleaned_data.get(f"count_{category.key}_{index}") or 0
+                    for index, side in enumerate(sides)
+                }
+        return points
+
+    def record(self) -> HandRecord:
+        """The hand as entered; raises RuleError for what the form alone can tell."""
+        auction = self._auction()
+        pitcher = self.cleaned_data.get("pitcher") or None
+        bid = self.cleaned_data.get("bid")
+        if auction is None and self._bidding and not (pitcher and bid):
+            raise RuleError(
+                _("Choose the pitcher and the bid, or record the whole auction."),
+                field="pitcher" if not pitcher else "bid",
+            )
+        return HandRecord(
+            auction=auction,
+            pitcher=None if auction else pitcher,
+            bid=None if auction or not bid else bid_value(bid),
+            points=self._points(),
+            revoked=tuple(self.cleaned_data.get("revoked") or ()),
+            all_tricks=bool(self.cleaned_data.get("all_tricks")),
+            partner=self._partner(),
+        )
+
+    def add_rule_error(self, error: RuleError) -> None:
+        """Show the engine's message next to the field it is about."""
+        self.add_error(self._field_for(error.field), error.message)
+
+    def _field_for(self, rule_field: str | None) -> str | None:
+        if rule_field is None:
+            return None
+        if rule_field.startswith("points."):
+            key = rule_field.removeprefix("points.")
+            if f"point_{key}" in self.fields:
+                return f"point_{key}"
+            return next((name for name in self.fields if name.startswith(f"count_{key}_")), None)
+        if rule_field == "auction" and self._bidding:
+            return "auction_0"
+        return rule_field if rule_field in self.fields else None
+
+
+def initial_for(record: HandRecord, form_order: tuple[str, ...], sides: tuple[str, ...]) -> dict:
+    """The form's initial data for an existing hand record (for editing it)."""
+    initial: dict[str, Any] = {
+        "pitcher": record.pitcher,
+        "bid": str(record.bid) if record.bid is not None else None,
+        "revoked": list(record.revoked),
+        "all_tricks": record.all_tricks,
+    }
+    if record.points:
+        # A played hand; "partner" is only asked where the pitcher calls one.
+        initial["partner"] = record.partner or ALONE
+    if record.auction:
+        by_name = {name.casefold(): bid for name, bid in record.auction}
+        for seat, name in enumerate(form_order):
+            bid = by_name.get(name.casefold())
+            initial[f"auction_{seat}"] = PASS if bid is None else str(bid)
+    for key, went_to in record.points.items():
+        if isinstance(went_to, dict):
+            for index, side in enumerate(sides):
+                initial[f"count_{key}_{index}"] = went_to.get(side, 0)
+        else:
+            initial[f"point_{key}"] = NOBODY if went_to is None else went_to
+    return initial

@@ -1,0 +1,412 @@
+"""Recording, editing, deleting and restoring a game's hands.
+
+Every change to a game's hands goes through ``game_save``: the whole game is replayed with
+the change, and only a game the engine accepts is written, in one transaction, together
+with a HandChange row that keeps who made the change and the hand before and after.
+The statistics hear of it through the ``game_saved`` signal."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+from typing import Any
+
+from django.contrib.auth.base_user import AbstractBaseUser
+from django.db import transaction
+from django.db.models import F
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from pitchkeeper.games.models import Game, Hand, HandChange
+from pitchkeeper.games.replay import GameState, game_state
+from pitchkeeper.games.signals import game_saved
+from pitchkeeper.rules import (
+    GameResult,
+    HandRecord,
+    HandResult,
+    RuleError,
+    Seating,
+    replay,
+)
+from pitchkeeper.rules.record import hand_to_data, parse_hand
+
+# Hand numbers are moved out of the way before renumbering, so that the unique
+# (game, number) constraint holds after every row of the update.
+RENUMBER_OFFSET = 1_000_000
+
+
+def _stored_side(side: str, ids: Mapping[str, int], seating: Seating) -> int | str:
+    return side if seating.teams else ids[side]
+
+
+def hand_fields(
+    record: HandRecord, result: HandResult, ids: Mapping[str, int], seating: Seating
+) -> dict[str, Any]:
+    """The columns of a hand row, from its record and what the engine made of it."""
+    points: dict[str, Any] = {}
+    for key, went_to in result.points.items():
+        if isinstance(went_to, dict):
+            points[key] = {
+                str(_stored_side(side, ids, seating)): count for side, count in went_to.items()
+            }
+        else:
+            points[key] = None if went_to is None else _stored_side(went_to, ids, seating)
+    auction = None
+    if record.auction is not None:
+        auction = [[ids[seating.player(name)], bid] for name, bid in record.auction]
+    return {
+        "misdeal": record.misdeal,
+        "auction": auction,
+        "pitcher_id": ids[result.pitcher] if result.pitcher else None,
+        # A whole number or a word bid ("6x2", "moon"), as the engine took it.
+        "bid": result.bid,
+        "partner_id": ids[result.partner] if result.partner else None,
+        "points": points,
+        "revoked": [_stored_side(side, ids, seating) for side in result.revoked],
+        "all_tricks": record.all_tricks,
+        "kind": result.kind,
+        "dealer_id": ids[result.dealer],
+        "made": result.made,
+    }
+
+
+HAND_COLUMNS = (
+    "number",
+    "misdeal",
+    "auction",
+    "pitcher_id",
+    "bid",
+    "partner_id",
+    "points",
+    "revoked",
+    "all_tricks",
+    "kind",
+    "dealer_id",
+    "made",
+)
+
+
+def game_save(
+    *, state: GameState, records: Sequence[HandRecord], rows: Sequence[Hand | None]
+) -> GameState:
+    """Replay ``records`` (``rows`` are their stored rows; for a new hand None, or an
+    unsaved Hand with its entry form's token) and write what changed; a RuleError from
+    the engine leaves everything as it was. Every row written gets a new version."""
+    game = state.game
+    seating = state.record.seating
+    result = replay(state.record.rules, seating, state.record.first_dealer, records)
+    ids = {name: player_id for player_id, name in state.names.items()}
+    version = _next_version(state)
+
+    new: list[Hand] = []
+    changed: list[Hand] = []
+    moved: list[int] = []
+    for number, (record, hand_result, row) in enumerate(
+        zip(records, result.hands, rows, strict=True), start=1
+    ):
+        fields = {"number": number, **hand_fields(record, hand_result, ids, seating)}
+        if row is None or row.pk is None:
+            token = row.token if row is not None else None
+            new.append(Hand(game=game, version=version, token=token, **fields))
+        elif any(getattr(row, name) != value for name, value in fields.items()):
+            if row.number != number:
+                moved.append(row.pk)
+            for name, value in fields.items():
+                setattr(row, name, value)
+            # A moved hand too: a page showing the hand that had this number is stale.
+            row.version = version
+            changed.append(row)
+    if moved:
+        Hand.objects.filter(pk__in=moved).update(number=F("number") + RENUMBER_OFFSET)
+    if changed:
+        columns = [c for c in HAND_COLUMNS if c != "number"]
+        Hand.objects.bulk_update(changed, [*columns, "version", "number"])
+    if new:
+        Hand.objects.bulk_create(new)
+    _save_outcome(game, result, ids)
+    game_saved.send(Game, game=game, record=state.record, result=result, ids=ids)
+    return game_state(game=game)
+
+
+def _save_outcome(game: Game, result: GameResult, ids: Mapping[str, int]) -> None:
+    """The game's derived ending: finished when the engine says so, won or drawn (a
+    drawn game is finished with no winner and ``won_by`` "draw", so the check that a
+    finished game has a ``won_by`` holds)."""
+    winner_id = ids.get(result.winner) if result.winner else None
+    outcome = {
+        "winner_id": winner_id,
+        "winner_team": result.winner if result.winner and winner_id is None else "",
+        "won_by": result.won_by or "",
+        "finished_at": (game.finished_at or timezone.now()) if result.finished else None,
+    }
+    for name, value in outcome.items():
+        setattr(game, name, value)
+    game.save(update_fields=[*outcome, "updated"])
+
+
+class Conflict(RuleError):
+    """The game changed after the page the entry was made on was shown: another phone
+    saved first. Nothing was saved; the entry is shown again beside the game as it is
+    now, for its user to check and save again."""
+
+
+def _locked_state(game: Game) -> GameState:
+    # Serialises writers of one game: a row lock on PostgreSQL; on SQLite the IMMEDIATE
+    # transactions (settings) already let one writer in at a time. Whatever the caller
+    # read before, the checks below run on what is stored once it holds the lock.
+    locked = Game.objects.select_for_update().get(pk=game.pk)
+    if locked.deleted_at is not None:
+        raise Conflict(_("This game was deleted meanwhile."))
+    return game_state(game=locked)
+
+
+def _next_version(state: GameState) -> int:
+    """The version for the hands written now: above every version the game's hands have
+    and have had (each change is one HandChange row, so their count only grows).
+
+    One counter per game, not per hand: a hand that moves up when an earlier one is
+    deleted, or a new hand where an undone one was, never takes the version that a
+    stale page still carries for its number."""
+    changes = HandChange.objects.filter(game=state.game).count()
+    return max([changes, *(hand.version for hand in state.hands)]) + 1
+
+
+def _hand_data(state: GameState, number: int) -> dict[str, Any]:
+    """Hand ``number`` in the game-record format, with the dealer the rotation gave it
+    (for reading; a restore leaves the dealer out, as the rotation may have moved)."""
+    index = number - 1
+    dealer = state.result.hands[index].dealer
+    return hand_to_data(replace(state.record.hands[index], dealer=dealer))
+
+
+def _log(
+    state: GameState,
+    number: int,
+    action: str,
+    before: dict[str, Any] | None,
+    user: AbstractBaseUser | None,
+) -> GameState:
+    """Keep who changed hand ``number`` and what it was before and after; in the
+    transaction of the change, so that there is never one without the other."""
+    after = None if action == HandChange.Action.DELETE else _hand_data(state, number)
+    HandChange.objects.create(
+        game=state.game,
+        number=number,
+        action=action,
+        before=before,
+        after=after,
+        user=user if user is not None and user.is_authenticated else None,
+    )
+    return state
+
+
+@transaction.atomic
+def hand_record(
+    *,
+    game: Game,
+    record: HandRecord,
+    token: str | None = None,
+    expected: int | None = None,
+    user: AbstractBaseUser | None = None,
+) -> GameState:
+    """Add a hand at the end of the game.
+
+    ``token`` is the entry form's one-time token: when a hand was already saved with it
+    (a double tap, a form sent again) the game is returned as it is, nothing added.
+    ``expected`` is the number of the hand the form was for: when another phone saved
+    (or removed) a hand meanwhile, Conflict is raised and nothing is saved.
+    """
+    state = _locked_state(game)
+    if token is not None and any(hand.token == token for hand in state.hands):
+        return state
+    number = len(state.hands) + 1
+    if expected is not None and expected != number:
+        if expected < number:
+            message = _(
+                "Hand %(number)d was saved from another phone meanwhile; check the scores "
+                "and save yours again if it is still right."
+            ) % {"number": expected}
+        else:
+            message = _(
+                "The hands were changed from another phone meanwhile; check the scores "
+                "and save yours again if it is still right."
+            )
+        raise Conflict(message)
+    return _insert(state, number, record, user=user, action=HandChange.Action.ADD, token=token)
+
+
+def _index(state: GameState, number: int) -> int:
+    if not 1 <= number <= len(state.hands):
+        raise RuleError(
+            _("there is no hand %(number)d in this game") % {"number": number}, field="number"
+        )
+    return number - 1
+
+
+def _stale(state: GameState, index: int, version: int | None) -> bool:
+    return version is not None and state.hands[index].version != version
+
+
+def _differs(state: GameState, records: Sequence[HandRecord], index: int) -> bool:
+    """Whether saving ``records`` would change hand ``index`` as stored (if it does
+    not, no other hand changes either: the game replays the same)."""
+    seating = state.record.seating
+    try:
+        result = replay(state.record.rules, seating, state.record.first_dealer, records)
+    except RuleError:
+        return True
+    ids = {name: player_id for player_id, name in state.names.items()}
+    fields = hand_fields(records[index], result.hands[index], ids, seating)
+    row = state.hands[index]
+    return any(getattr(row, name) != value for name, value in fields.items())
+
+
+@transaction.atomic
+def hand_edit(
+    *,
+    game: Game,
+    number: int,
+    record: HandRecord,
+    version: int | None = None,
+    user: AbstractBaseUser | None = None,
+) -> GameState:
+    """Replace hand ``number``; the game is replayed and every later hand rechecked.
+
+    ``version`` is the hand's version on the page the edit was made on: when the hand
+    was changed (or moved) since, Conflict is raised, unless the entry is what is
+    stored already (an edit sent twice), which changes nothing.
+    """
+    state = _locked_state(game)
+    index = _index(state, number)
+    return _replace(state, index, record, version=version, user=user, action=HandChange.Action.EDIT)
+
+
+def _replace(
+    state: GameState,
+    index: int,
+    record: HandRecord,
+    *,
+    version: int | None,
+    user: AbstractBaseUser | None,
+    action: str,
+) -> GameState:
+    records = list(state.record.hands)
+    records[index] = record
+    if not _differs(state, records, index):
+        # Nothing to write, nothing to keep in the history: the version stays.
+        return state
+    if _stale(state, index, version):
+        raise Conflict(
+            _(
+                "Hand %(number)d was changed from another phone meanwhile; check it and "
+                "save yours again if it is still right."
+            )
+            % {"number": index + 1}
+        )
+    before = _hand_data(state, index + 1)
+    saved = game_save(state=state, records=records, rows=state.hands)
+    return _log(saved, index + 1, action, before, user)
+
+
+@transaction.atomic
+def hand_delete(
+    *,
+    game: Game,
+    number: int,
+    version: int | None = None,
+    user: AbstractBaseUser | None = None,
+) -> GameState:
+    """Remove hand ``number``; later hands move up one. With ``version`` (the hand's
+    version on the page), a hand changed or moved since is not removed: Conflict."""
+    state = _locked_state(game)
+    index = _index(state, number)
+    if _stale(state, index, version):
+        raise Conflict(
+            _(
+                "Hand %(number)d was changed from another phone meanwhile and was not "
+                "deleted; check it and delete it again if it should go."
+            )
+            % {"number": number}
+        )
+    before = _hand_data(state, number)
+    records = list(state.record.hands)
+    rows: list[Hand | None] = list(state.hands)
+    del records[index]
+    removed = rows.pop(index)
+    assert removed is not None
+    # A refused removal raises from _save and the transaction brings the row back.
+    removed.delete()
+    saved = game_save(state=state, records=records, rows=rows)
+    return _log(saved, number, HandChange.Action.DELETE, before, user)
+
+
+@transaction.atomic
+def hand_insert(
+    *,
+    game: Game,
+    number: int,
+    record: HandRecord,
+    user: AbstractBaseUser | None = None,
+) -> GameState:
+    """Put a hand in at ``number``, from 1 to one past the last; the hands from there
+    on move down one, and the game is replayed with it."""
+    state = _locked_state(game)
+    return _insert(state, number, record, user=user, action=HandChange.Action.ADD)
+
+
+def _insert(
+    state: GameState,
+    number: int,
+    record: HandRecord,
+    *,
+    user: AbstractBaseUser | None,
+    action: str,
+    token: str | None = None,
+) -> GameState:
+    count = len(state.hands)
+    if not 1 <= number <= count + 1:
+        raise RuleError(
+            _("the game has %(count)d hands, so there is no place for hand %(number)d")
+            % {"count": count, "number": number},
+            field="number",
+        )
+    records = list(state.record.hands)
+    records.insert(number - 1, record)
+    rows: list[Hand | None] = list(state.hands)
+    rows.insert(number - 1, Hand(token=token))
+    saved = game_save(state=state, records=records, rows=rows)
+    return _log(saved, number, action, None, user)
+
+
+@transaction.atomic
+def change_restore(
+    *, game: Game, change: HandChange, user: AbstractBaseUser | None = None
+) -> GameState:
+    """Put the hand back as it was before ``change``: a changed hand gets its earlier
+    entry again, a deleted one goes back in at its number (later hands move down).
+    The game is replayed; what the rules refuse now is not restored (RuleError)."""
+    state = _locked_state(game)
+    if change.game_id != state.game.pk or change.before is None:
+        raise RuleError(_("There is nothing to restore from this change."))
+    number = change.number
+    # The token makes a second tap on the same Restore button put nothing in twice.
+    token = f"restore:{change.pk}"
+    try:
+        record = replace(parse_hand(change.before, state.record.rules), dealer=None)
+        if change.after is None:
+            if any(hand.token == token for hand in state.hands):
+                return state
+            return _insert(
+                state, number, record, user=user, action=HandChange.Action.RESTORE, token=token
+            )
+        index = _index(state, number)
+        return _replace(
+            state, index, record, version=None, user=user, action=HandChange.Action.RESTORE
+        )
+    except Conflict:
+        raise
+    except RuleError as error:
+        raise RuleError(
+            _("Hand %(number)d cannot be restored: %(error)s") % {"number": number, "error": error},
+            field=error.field,
+        ) from None

@@ -1,0 +1,226 @@
+"""The facts of a game: who sat where, under which rules, and what each hand was.
+
+Totals, winners and settlements are derived by the rules engine (pitchkeeper.rules);
+the few derived columns here (marked) are rewritten by games.hands on every change of
+a game's hands, never edited on their own."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+from pitchkeeper.clubs.models import Club, Player, new_token
+from pitchkeeper.rules.record import MAX_NAME_LENGTH
+
+
+class GameQuerySet(models.QuerySet["Game"]):
+    def alive(self) -> GameQuerySet:
+        """Games not deleted: the only ones lists, pages and the live link show."""
+        return self.filter(deleted_at__isnull=True)
+
+    def deleted(self) -> GameQuerySet:
+        """Deleted games, kept to be restored."""
+        return self.filter(deleted_at__isnull=False)
+
+
+class Game(models.Model):
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="games")
+    # The fully resolved ruleset (Ruleset.to_dict()), so later changes of a preset
+    # never rewrite an old game.
+    rules = models.JSONField(_("rules"))
+    first_dealer = models.ForeignKey(
+        Player, on_delete=models.PROTECT, related_name="+", verbose_name=_("first dealer")
+    )
+    created = models.DateTimeField(_("created"), auto_now_add=True)
+    # Changes on every save, so a live scoreboard can answer "not modified" cheaply.
+    updated = models.DateTimeField(_("updated"), auto_now=True)
+    # Money per chip, shown beside the settlement when set.
+    chip_value = models.DecimalField(
+        _("chip value"), max_digits=8, decimal_places=2, null=True, blank=True
+    )
+    # The read-only live scoreboard's unguessable address.
+    share_token = models.CharField(_("share token"), max_length=43, unique=True, default=new_token)
+    # Derived by the engine:
+    finished_at = models.DateTimeField(_("finished at"), null=True, blank=True)
+    winner = models.ForeignKey(
+        Player,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="games_won",
+        verbose_name=_("winner"),
+    )
+    winner_team = models.CharField(_("winning team"), max_length=MAX_NAME_LENGTH, blank=True)
+    won_by = models.CharField(_("won by"), max_length=20, blank=True)
+    # A deleted game is hidden, not dropped, so that it can be restored.
+    deleted_at = models.DateTimeField(_("deleted at"), null=True, blank=True)
+    # A practice game is kept and shown, but left out of seasons, ratings and the ledger.
+    counts = models.BooleanField(_("counts"), default=True)
+
+    # Every query sees deleted games too (admin, exports, the stats): a screen for the
+    # players asks for ``alive()`` ones.
+    objects = GameQuerySet.as_manager()
+
+    class Meta:
+        verbose_name = _("game")
+        verbose_name_plural = _("games")
+        ordering = ["-created", "-pk"]
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(finished_at__isnull=True) | ~models.Q(won_by=""),
+                name="game_finished_has_won_by",
+            ),
+        ]
+        # A season's games (statistics, exports, the ledger's chip value) read from the
+        # index alone.
+        indexes = [
+            models.Index(
+                fields=["club", "finished_at", "counts", "deleted_at", "chip_value"],
+                name="game_club_finished",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return _("Game %(number)s (%(preset)s)") % {
+            "number": self.pk,
+            "preset": self.rules.get("preset", "?"),
+        }
+
+
+class Seat(models.Model):
+    """A player's place at a game's table, clockwise from position 0."""
+
+    game = models.ForeignKey(
+        Game, on_delete=models.CASCADE, related_name="seats", verbose_name=_("game")
+    )
+    player = models.ForeignKey(
+        Player, on_delete=models.PROTECT, related_name="seats", verbose_name=_("player")
+    )
+    position = models.PositiveSmallIntegerField(_("position"))
+    team = models.CharField(_("team"), max_length=MAX_NAME_LENGTH, blank=True)
+
+    class Meta:
+        verbose_name = _("seat")
+        verbose_name_plural = _("seats")
+        ordering = ["game", "position"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "position"], name="seat_position_unique"),
+            models.UniqueConstraint(fields=["game", "player"], name="seat_player_unique"),
+            models.CheckConstraint(condition=models.Q(position__lt=7), name="seat_at_most_7"),
+        ]
+
+    def __str__(self) -> str:
+        return _("%(player)s in seat %(seat)d") % {"player": self.player, "seat": self.position + 1}
+
+
+class Hand(models.Model):
+    """One hand as recorded. Players in ``auction``, ``points`` and ``revoked`` are
+    Player ids (a partner's id stands for the team); counts are ``{"<id>": n}``."""
+
+    class Kind(models.TextChoices):
+        PLAYED = "played", _("played")
+        MISDEAL = "misdeal", _("misdeal")
+        REDEAL = "redeal", _("all passed")
+
+    game = models.ForeignKey(
+        Game, on_delete=models.CASCADE, related_name="hands", verbose_name=_("game")
+    )
+    number = models.PositiveIntegerField(_("number"))
+    misdeal = models.BooleanField(_("misdeal"), default=False)
+    pitcher = models.ForeignKey(
+        Player,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="hands_pitched",
+        verbose_name=_("pitcher"),
+    )
+    # A whole number, or a word bid of the variant ("6x2", "moon"): JSON keeps them apart.
+    bid = models.JSONField(_("bid"), null=True, blank=True)
+    # The partner the pitcher called for this hand, in variants that call one.
+    partner = models.ForeignKey(
+        Player,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="hands_partnered",
+        verbose_name=_("called partner"),
+    )
+    auction = models.JSONField(_("auction"), null=True, blank=True)
+    points = models.JSONField(_("points"), default=dict, blank=True)
+    revoked = models.JSONField(_("revoked"), default=list, blank=True)
+    all_tricks = models.BooleanField(_("took every trick"), default=False)
+    # Derived by the engine:
+    kind = models.CharField(_("kind"), max_length=10, choices=Kind.choices, default=Kind.PLAYED)
+    dealer = models.ForeignKey(
+        Player, on_delete=models.PROTECT, related_name="hands_dealt", verbose_name=_("dealer")
+    )
+    made = models.BooleanField(_("made"), null=True, blank=True)
+    # Bumped whenever the row is written (edited, or moved by a deletion before it), from
+    # one counter per game (games.hands._next_version): an edit made from an older page is
+    # refused, not applied.
+    version = models.PositiveIntegerField(_("version"), default=1)
+    # The entry form's one-time token: a double tap or a resent form records once.
+    # NULL, not "", for hands without one, so that the unique constraint ignores them.
+    token = models.CharField(max_length=43, null=True, blank=True)  # noqa: DJ001
+
+    class Meta:
+        verbose_name = _("hand")
+        verbose_name_plural = _("hands")
+        ordering = ["game", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "number"], name="hand_number_unique"),
+            models.UniqueConstraint(fields=["game", "token"], name="hand_token_unique"),
+            models.CheckConstraint(condition=models.Q(number__gte=1), name="hand_number_from_1"),
+            models.CheckConstraint(
+                condition=models.Q(kind__in=["played", "misdeal", "redeal"]),
+                name="hand_kind_valid",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(misdeal=False) | models.Q(kind="misdeal"),
+                name="hand_misdeal_kind",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return _("Hand %(number)d of game %(game)s") % {
+            "number": self.number,
+            "game": self.game_id,
+        }
+
+
+class HandChange(models.Model):
+    """One change to a game's hands: who made it, when, and the hand before and after
+    (in the game-record format), so that a scorekeeper can read and restore it."""
+
+    class Action(models.TextChoices):
+        ADD = "add", _("added")
+        EDIT = "edit", _("changed")
+        DELETE = "delete", _("deleted")
+        RESTORE = "restore", _("restored")
+
+    game = models.ForeignKey(
+        Game, on_delete=models.CASCADE, related_name="changes", verbose_name=_("game")
+    )
+    number = models.PositiveIntegerField(_("hand number"))
+    action = models.CharField(_("action"), max_length=10, choices=Action.choices)
+    before = models.JSONField(_("before"), null=True, blank=True)
+    after = models.JSONField(_("after"), null=True, blank=True)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("by"),
+    )
+    at = models.DateTimeField(_("at"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("hand change")
+        verbose_name_plural = _("hand changes")
+        ordering = ["game", "-at", "-pk"]
+
+    def __str__(self) -> str:
+        return f"{self.action} hand {self.number} of game {self.game_id}"

@@ -1,0 +1,104 @@
+"""A stored game read back into the engine's terms and replayed: the GameState that
+every screen, service and statistic starts from."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from django.db.models import Prefetch, QuerySet
+
+from pitchkeeper.games.models import Game, Hand, Seat
+from pitchkeeper.rules import (
+    GameRecord,
+    GameResult,
+    HandRecord,
+    Seating,
+    Team,
+    resolve_rules,
+)
+
+
+@dataclass(frozen=True)
+class GameState:
+    """A game with its seats and hands as stored and everything the engine derives."""
+
+    game: Game
+    seats: list[Seat]
+    hands: list[Hand]
+    record: GameRecord
+    result: GameResult
+
+    @property
+    def names(self) -> dict[int, str]:
+        return {seat.player_id: seat.player.name for seat in self.seats}
+
+
+def game_state(*, game: Game) -> GameState:
+    """A game replayed: a fixed number of queries however long the game is."""
+    return _replayed(game, list(game.seats.select_related("player")), list(game.hands.all()))
+
+
+def games_replayed(*, games: QuerySet[Game]) -> list[GameState]:
+    """Games replayed in three queries, however many and however long they are."""
+    games = games.prefetch_related(
+        Prefetch("seats", queryset=Seat.objects.select_related("player")), "hands"
+    )
+    return [_replayed(game, list(game.seats.all()), list(game.hands.all())) for game in games]
+
+
+def _replayed(game: Game, seats: list[Seat], hands: list[Hand]) -> GameState:
+    names = {seat.player_id: seat.player.name for seat in seats}
+    seating = _seating(seats)
+    rules = resolve_rules(game.rules)
+    record = GameRecord(
+        rules,
+        seating,
+        names[game.first_dealer_id],
+        tuple(_hand_record(hand, names, seating) for hand in hands),
+    )
+    return GameState(game, seats, hands, record, record.replay())
+
+
+def _seating(seats: Sequence[Seat]) -> Seating:
+    teams: dict[str, list[str]] = {}
+    for seat in seats:
+        if seat.team:
+            teams.setdefault(seat.team, []).append(seat.player.name)
+    return Seating(
+        tuple(seat.player.name for seat in seats),
+        tuple(Team(name, tuple(members)) for name, members in teams.items()),
+    )
+
+
+def _side_name(side: int | str, names: Mapping[int, str]) -> str:
+    """A stored side: a player id, or a team's name in team games."""
+    return names[side] if isinstance(side, int) else side
+
+
+def _hand_record(hand: Hand, names: Mapping[int, str], seating: Seating) -> HandRecord:
+    if hand.misdeal:
+        return HandRecord(misdeal=True)
+    points: dict[str, Any] = {}
+    for key, went_to in hand.points.items():
+        if isinstance(went_to, dict):
+            points[key] = {
+                _side_name(int(side) if not seating.teams else side, names): count
+                for side, count in went_to.items()
+            }
+        else:
+            points[key] = None if went_to is None else _side_name(went_to, names)
+    auction = None
+    if hand.auction is not None:
+        auction = tuple((names[player_id], bid) for player_id, bid in hand.auction)
+    contract = hand.auction is None and hand.bid is not None
+    return HandRecord(
+        auction=auction,
+        pitcher=names[hand.pitcher_id] if contract and hand.pitcher_id else None,
+        bid=hand.bid if contract else None,
+        points=points,
+        revoked=tuple(_side_name(side, names) for side in hand.revoked),
+        all_tricks=hand.all_tricks,
+        partner=names[hand.partner_id] if hand.partner_id else None,
+    )

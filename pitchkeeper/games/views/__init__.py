@@ -1,0 +1,1 @@
+"""The views of the games domain, one module per screen or group of actions."""

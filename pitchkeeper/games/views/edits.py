@@ -1,0 +1,283 @@
+"""Changing hands already recorded: editing, deleting, undo and redo, and the history
+of changes with restore."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django_htmx.http import HttpResponseClientRedirect
+
+from pitchkeeper.clubs.access import ROLES_FOR
+from pitchkeeper.games.access import member_game
+from pitchkeeper.games.changes import change_rows, hand_words
+from pitchkeeper.games.forms.hand import HandForm, initial_for
+from pitchkeeper.games.hands import Conflict, change_restore, hand_delete, hand_edit, hand_record
+from pitchkeeper.games.models import Game
+from pitchkeeper.games.replay import GameState, game_state
+from pitchkeeper.games.views.table import (
+    UNREADABLE,
+    Unreadable,
+    _game,
+    _kept_entry,
+    _new_hand_form,
+    _posted_number,
+    _redo_key,
+    _redo_stack,
+    _render_game,
+    _unreadable,
+)
+from pitchkeeper.rules import RuleError, bidding_order, resolve_rules
+from pitchkeeper.rules.record import hand_to_data, parse_hand
+
+# Changes and deleted games listed per page, and the last page asked for.
+PAGE_SIZE = 30
+
+
+LAST_PAGE = 100_000
+
+
+UNDO_STALE = gettext_lazy(
+    "The hands were changed from another phone meanwhile, so nothing was undone; check the scores."
+)
+
+
+@require_http_methods(["GET", "POST"])
+def hand_change(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+    """Edit an earlier hand; the game is replayed and may reopen or change winner."""
+    game, state = _game(request, pk)
+    if not 1 <= number <= len(state.hands):
+        if request.method == "POST" and request.POST.get("version"):
+            # An edit page of a hand deleted since: no 404, say what happened.
+            return _edit_conflict(request, game, number, _hand_gone(number))
+        raise Http404(_("There is no such hand."))
+    record = state.record.hands[number - 1]
+    dealer = state.result.hands[number - 1].dealer
+    # The version the page was made from goes back with the form, also when the form is
+    # shown again with its errors: fixing them does not make the page any fresher.
+    version = state.hands[number - 1].version
+    notice = ""
+    if request.method == "POST":
+        form = HandForm(request.POST, state=state, dealer=dealer, number=number)
+        try:
+            version = _posted_number(request, "version") or version
+        except Unreadable:
+            notice = str(UNREADABLE)
+        if not notice and form.is_valid():
+            try:
+                hand_edit(
+                    game=game,
+                    number=number,
+                    record=form.record(),
+                    version=version,
+                    user=request.user,
+                )
+            except Conflict as error:
+                return _edit_conflict(request, game, number, error.message)
+            except RuleError as error:
+                form.add_rule_error(error)
+            else:
+                messages.success(request, _("Hand %(number)s changed.") % {"number": number})
+                if request.htmx:
+                    # A redirect would be followed inside the XHR and swapped into the form.
+                    return HttpResponseClientRedirect(reverse("game", args=[pk]))
+                return redirect("game", pk=pk)
+        status = 400
+    else:
+        order = bidding_order(state.record.seating, dealer)
+        form = HandForm(
+            initial=initial_for(record, order, state.result.sides),
+            state=state,
+            dealer=dealer,
+            number=number,
+        )
+        status = 200
+    form.offer_legal_bids()
+    context = {
+        "game": game,
+        "state": state,
+        "form": form,
+        "number": number,
+        "dealer": dealer,
+        "misdeal": record.misdeal,
+        "version": version,
+        "notice": notice,
+    }
+    template = "games/hand_edit.html#form" if request.htmx else "games/hand_edit.html"
+    return render(request, template, context, status=status)
+
+
+def _edit_conflict(request: HttpRequest, game: Game, number: int, message: str) -> HttpResponse:
+    """The hand was changed from another phone: it is shown as it is now, beside the
+    entry, which goes back with the version now, to be saved again if still right."""
+    state = game_state(game=game)
+    if number > len(state.hands):
+        messages.error(request, message)
+        if request.htmx:
+            return HttpResponseClientRedirect(reverse("game", args=[game.pk]))
+        return redirect("game", pk=game.pk)
+    dealer = state.result.hands[number - 1].dealer
+    entry = _kept_entry(request.POST, state, dealer)
+    form = HandForm(entry, state=state, dealer=dealer, number=number)
+    form.offer_legal_bids()
+    context = {
+        "game": game,
+        "state": state,
+        "form": form,
+        "number": number,
+        "dealer": dealer,
+        "misdeal": state.record.hands[number - 1].misdeal,
+        "version": state.hands[number - 1].version,
+        "notice": message,
+        "current": hand_words(_stored_hand(state, number), state.record.rules),
+    }
+    template = "games/hand_edit.html#form" if request.htmx else "games/hand_edit.html"
+    return render(request, template, context, status=409)
+
+
+def _hand_gone(number: int) -> str:
+    return _("Hand %(number)d is no longer in this game: it was deleted meanwhile.") % {
+        "number": number
+    }
+
+
+def _stored_hand(state: GameState, number: int) -> dict[str, Any]:
+    data = hand_to_data(state.record.hands[number - 1])
+    return {**data, "dealer": state.result.hands[number - 1].dealer}
+
+
+@require_POST
+def hand_remove(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+    game, request.role = member_game(request, pk, "score")  # type: ignore[attr-defined]
+    try:
+        version = _posted_number(request, "version")
+        hand_delete(game=game, number=number, version=version, user=request.user)
+    except Unreadable:
+        return _unreadable(request, game)
+    except Conflict as error:
+        messages.error(request, error.message)
+        state = game_state(game=game)
+        return _render_game(request, state, _new_hand_form(state), status=409)
+    except RuleError as error:
+        messages.error(request, error.message)
+    else:
+        messages.success(request, _("Hand %(number)s deleted.") % {"number": number})
+    return redirect("game", pk=pk)
+
+
+@require_POST
+def undo(request: HttpRequest, pk: int) -> HttpResponse:
+    """Take back the last hand; it waits on a redo stack in the session."""
+    game, state = _game(request, pk)
+    if not state.hands:
+        messages.error(request, _("There is no hand to undo."))
+        return _after(request, game, status=409)
+    try:
+        number, version = _posted_number(request, "number"), _posted_number(request, "version")
+    except Unreadable:
+        return _unreadable(request, game)
+    if number is not None and number != len(state.hands):
+        messages.error(request, str(UNDO_STALE))
+        return _after(request, game, status=409)
+    last = state.record.hands[-1]
+    try:
+        state = hand_delete(game=game, number=len(state.hands), version=version, user=request.user)
+    except Conflict:
+        messages.error(request, str(UNDO_STALE))
+        return _after(request, game, status=409)
+    request.session[_redo_key(game)] = [*_redo_stack(request, game), hand_to_data(last)]
+    return _after(request, game, state)
+
+
+@require_POST
+def redo(request: HttpRequest, pk: int) -> HttpResponse:
+    game, state = _game(request, pk)
+    stack = _redo_stack(request, game)
+    if not stack:
+        messages.error(request, _("There is nothing to redo."))
+        return _after(request, game, status=409)
+    try:
+        expected = _posted_number(request, "expected")
+    except Unreadable:
+        return _unreadable(request, game)
+    try:
+        # ``expected``: a second tap (or another phone's hand) does not redo one more.
+        state = hand_record(
+            game=game, record=parse_hand(stack[-1]), expected=expected, user=request.user
+        )
+    except RuleError as error:
+        messages.error(request, error.message)
+        return _after(request, game, status=409)
+    request.session[_redo_key(game)] = stack[:-1]
+    return _after(request, game, state)
+
+
+def _after(
+    request: HttpRequest, game: Game, state: GameState | None = None, status: int = 200
+) -> HttpResponse:
+    """Back to the game screen: the fresh table for htmx, else a redirect."""
+    if not request.htmx:
+        return redirect("game", pk=game.pk)
+    state = state or game_state(game=game)
+    return _render_game(request, state, _new_hand_form(state), status=status)
+
+
+def _page(request: HttpRequest) -> int:
+    try:
+        # Capped: a huge number would overflow the database's OFFSET (a 500, not a 404).
+        return min(max(1, int(request.GET.get("page") or 1)), LAST_PAGE)
+    except ValueError:
+        return 1
+
+
+def _render_history(request: HttpRequest, game: Game, role: str, status: int = 200) -> HttpResponse:
+    page = _page(request)
+    start = (page - 1) * PAGE_SIZE
+    # One more than a page, to know whether there are older ones without counting.
+    changes = list(
+        game.changes.select_related("user").order_by("-at", "-pk")[start : start + PAGE_SIZE + 1]
+    )
+    context = {
+        "game": game,
+        "rows": change_rows(changes[:PAGE_SIZE], resolve_rules(game.rules)),
+        "can_score": role in ROLES_FOR["score"],
+        "older": page + 1 if len(changes) > PAGE_SIZE else None,
+        "newer": page - 1 if page > 1 else None,
+    }
+    template = "games/game_history.html#changes" if request.htmx else "games/game_history.html"
+    return render(request, template, context, status=status)
+
+
+@require_GET
+def game_history(request: HttpRequest, pk: int) -> HttpResponse:
+    """Who added, changed, deleted or restored which hand and when, newest first, with
+    each hand before and after; any member reads it, a scorekeeper restores from it."""
+    game, role = member_game(request, pk, "read")
+    return _render_history(request, game, role)
+
+
+@require_POST
+def restore_change(request: HttpRequest, pk: int, change: int) -> HttpResponse:
+    """Put a hand back as it was before one change: an edit undone, a deletion put back
+    in at its number. What the rules refuse now is not restored, and says why."""
+    game, role = member_game(request, pk, "score")
+    found = game.changes.filter(pk=change).first()
+    if found is None:
+        raise Http404
+    status = 200
+    try:
+        change_restore(game=game, change=found, user=request.user)
+    except RuleError as error:
+        messages.error(request, error.message)
+        status = 409
+    else:
+        messages.success(request, _("Hand %(number)d restored.") % {"number": found.number})
+    if not request.htmx:
+        return redirect("game_history", pk=pk)
+    return _render_history(request, game, role, status=status)

@@ -1,0 +1,63 @@
+"""The home screen: the club's games in progress with their scores, then the finished
+ones, newest first."""
+
+from __future__ import annotations
+
+from django.db.models import Prefetch
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.views.decorators.http import require_GET
+
+from pitchkeeper.clubs.access import club_view
+from pitchkeeper.games.board import board
+from pitchkeeper.games.models import Seat
+from pitchkeeper.games.replay import games_replayed
+from pitchkeeper.games.words import preset_label
+
+# Games listed per section: the page costs the same few queries however many are stored.
+PAGE_SIZE = 10
+
+
+@require_GET
+@club_view()
+def home(request: HttpRequest) -> HttpResponse:
+    """Games in progress with their scores, then finished games, newest first.
+
+    ``?page=N`` shows older finished games; htmx asks for just those to append them.
+    """
+    games = request.membership.club.games.alive()  # type: ignore[attr-defined]
+    page = _page(request.GET.get("page"))
+    start = (page - 1) * PAGE_SIZE
+    seats = Prefetch("seats", queryset=Seat.objects.select_related("player"))
+    # One more than a page, to know whether there are older ones without counting.
+    finished = list(
+        games.exclude(finished_at=None)
+        .select_related("winner")
+        .prefetch_related(seats)[start : start + PAGE_SIZE + 1]
+    )
+    context = {
+        "finished": [(game, preset_label(game.rules["preset"])) for game in finished[:PAGE_SIZE]],
+        "older": page + 1 if len(finished) > PAGE_SIZE else None,
+    }
+    if request.htmx:
+        return render(request, "games/home.html#finished", context)
+    playing = games_replayed(games=games.filter(finished_at=None)[:PAGE_SIZE])
+    context |= {
+        "playing": [
+            (state.game, preset_label(state.record.rules.preset), board(state)) for state in playing
+        ],
+        "last": games.prefetch_related(seats).first(),
+    }
+    return render(request, "games/home.html", context)
+
+
+# Far beyond any club's games, and small enough that the query's OFFSET fits the
+# database's integers (a larger one was a 500).
+LAST_PAGE = 10**9
+
+
+def _page(value: str | None) -> int:
+    try:
+        return min(max(1, int(value or 1)), LAST_PAGE)
+    except ValueError:
+        return 1

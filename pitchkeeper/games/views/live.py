@@ -1,0 +1,58 @@
+"""The live scoreboard: read only, for the other players' phones or a TV by the table.
+
+Pages poll every few seconds, so an unchanged game is answered 304 Not Modified from
+one small query (the ETag), without loading or replaying its hands.
+"""
+
+from __future__ import annotations
+
+from django.contrib.auth.decorators import login_not_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, render
+from django.utils.translation import get_language
+from django.views.decorators.cache import cache_control
+from django.views.decorators.http import condition, require_safe
+from django.views.decorators.vary import vary_on_headers
+
+from pitchkeeper.games.board import board
+from pitchkeeper.games.models import Game
+from pitchkeeper.games.replay import game_state
+
+# Enough to see what just happened without pushing the scores off a phone's screen.
+RECENT_HANDS = 4
+
+
+def _fragment(request: HttpRequest) -> bool:
+    # htmx restores its history with a request marked HX-Request that wants a full page.
+    return bool(request.htmx) and not request.htmx.history_restore_request
+
+
+def live_etag(request: HttpRequest, token: str) -> str | None:
+    """Everything the answer depends on: the game and its last change, the language,
+    and page or fragment. None for an unknown token, which the view answers 404."""
+    row = Game.objects.alive().filter(share_token=token).values_list("pk", "updated").first()
+    if row is None:
+        return None
+    pk, updated = row
+    part = "board" if _fragment(request) else "page"
+    return f"{pk}-{updated.timestamp()}-{get_language()}-{part}"
+
+
+@login_not_required
+@require_safe
+# no-cache: browsers revalidate every poll; private: the page carries a CSRF token.
+@cache_control(no_cache=True, private=True)
+@vary_on_headers("HX-Request", "HX-History-Restore-Request")
+@condition(etag_func=live_etag)
+def live(request: HttpRequest, token: str) -> HttpResponse:
+    # A deleted game's link answers 404 like a revoked one (until the game is restored).
+    game = get_object_or_404(Game.objects.alive(), share_token=token)
+    state = game_state(game=game)
+    context = {
+        "board": board(state),
+        "hands": state.result.hands[::-1][:RECENT_HANDS],
+        "rules": state.record.rules,
+    }
+    return render(
+        request, "games/live.html#board" if _fragment(request) else "games/live.html", context
+    )

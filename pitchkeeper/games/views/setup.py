@@ -1,0 +1,51 @@
+"""The new-game screen: the table and the rules, then off to the game."""
+
+from __future__ import annotations
+
+from django.db.models import Prefetch
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods
+
+from pitchkeeper.clubs.access import club_view
+from pitchkeeper.games.forms.setup import GameForm, initial_from
+from pitchkeeper.games.models import Seat
+
+
+@require_http_methods(["GET", "POST"])
+@club_view(need="score")
+def game_new(request: HttpRequest) -> HttpResponse:
+    """Start a game. A POST with ``move`` or ``action=preset`` only rearranges the form
+    (htmx swaps in the part that changed); any other POST starts the game."""
+    club = request.membership.club  # type: ignore[attr-defined]
+    roster = list(club.players.filter(retired=False))
+    last = (
+        club.games.alive()
+        .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("player")))
+        .first()
+    )
+    if request.method == "GET":
+        form = GameForm(club=club, roster=roster, initial=initial_from(last, roster))
+        return render(request, "games/game_new.html", {"form": form})
+    form = GameForm(request.POST, club=club, roster=roster)
+    if "move" in request.POST:
+        return _rearranged(request, form.moved(request.POST["move"]), "players")
+    if request.POST.get("action") == "preset":
+        return _rearranged(request, form.with_preset(last.rules if last else None), "settings")
+    if form.settings_stale:
+        notice = _("These are the settings for %(preset)s: check them, then start the game.")
+        form = form.with_preset(last.rules if last else None)
+        return render(
+            request,
+            "games/game_new.html",
+            {"form": form, "notice": notice % {"preset": form.settings_label}},
+        )
+    if form.is_valid() and (state := form.create()):
+        return redirect("game", state.game.pk)
+    return render(request, "games/game_new.html", {"form": form}, status=400)
+
+
+def _rearranged(request: HttpRequest, form: GameForm, part: str) -> HttpResponse:
+    template = f"games/game_new.html#{part}" if request.htmx else "games/game_new.html"
+    return render(request, template, {"form": form})

@@ -1,0 +1,222 @@
+"""The game screen and entering a hand: the scoreboard, the hand form and its auction
+helper. A save is exactly once: a one-time token and the expected hand number go with
+every entry, and a conflict keeps what was typed."""
+
+from __future__ import annotations
+
+import re
+import secrets
+from typing import Any
+
+from django.contrib import messages
+from django.http import HttpRequest, HttpResponse, QueryDict
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+from django.views.decorators.http import require_GET, require_POST
+
+from pitchkeeper.clubs.access import ROLES_FOR, Need
+from pitchkeeper.games.access import member_game
+from pitchkeeper.games.board import board, history
+from pitchkeeper.games.chart import chart
+from pitchkeeper.games.forms.hand import HandForm
+from pitchkeeper.games.hands import Conflict, hand_record
+from pitchkeeper.games.models import Game
+from pitchkeeper.games.replay import GameState, game_state
+from pitchkeeper.rules import HandRecord, RuleError, bidding_order
+
+REDO_KEY = "redo"
+
+
+TOKEN = re.compile(r"[A-Za-z0-9_-]{1,43}")
+
+
+UNREADABLE = gettext_lazy("This page is out of date or damaged; reload it and try again.")
+
+
+class Unreadable(Exception):
+    """A hidden field of a form came back garbled: not as this app's page sent it."""
+
+
+def _posted_number(request: HttpRequest, name: str) -> int | None:
+    """A number the page sent back (the hand a form was for, a hand's version); None
+    when it sent none (a page from before these fields, a test)."""
+    value = request.POST.get(name, "").strip()
+    if not value:
+        return None
+    if not value.isdecimal() or len(value) > 9:
+        raise Unreadable
+    return int(value)
+
+
+def _posted_token(request: HttpRequest) -> str | None:
+    value = request.POST.get("token", "").strip()
+    if not value:
+        return None
+    # The column holds 43 characters: a longer one would fail on PostgreSQL.
+    if not TOKEN.fullmatch(value):
+        raise Unreadable
+    return value
+
+
+def _game(request: HttpRequest, pk: int, need: Need = "score") -> tuple[Game, GameState]:
+    game, request.role = member_game(request, pk, need)  # type: ignore[attr-defined]
+    return game, game_state(game=game)
+
+
+def _new_hand_form(state: GameState, data: Any = None) -> HandForm | None:
+    if state.result.dealer is None:
+        return None
+    form = HandForm(data, state=state, dealer=state.result.dealer)
+    form.offer_legal_bids()
+    return form
+
+
+def _render_game(
+    request: HttpRequest, state: GameState, form: HandForm | None, status: int = 200
+) -> HttpResponse:
+    can_score = request.role in ROLES_FOR["score"]  # type: ignore[attr-defined]
+    context = {
+        "game": state.game,
+        "state": state,
+        "board": board(state),
+        "history": history(state),
+        "chart": chart(state),
+        "form": form if can_score else None,
+        "redo": _redo_stack(request, state.game),
+        "can_score": can_score,
+        "is_owner": request.role in ROLES_FOR["own"],  # type: ignore[attr-defined]
+        # A new token on every showing of the form: sent twice, one hand is recorded.
+        "entry_token": secrets.token_urlsafe(32),
+        "next_number": len(state.hands) + 1,
+        "last_version": state.hands[-1].version if state.hands else None,
+    }
+    template = "games/game.html#table" if request.htmx else "games/game.html"
+    return render(request, template, context, status=status)
+
+
+@require_GET
+def game_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    _game_row, state = _game(request, pk, "read")
+    return _render_game(request, state, _new_hand_form(state))
+
+
+def _save_hand(
+    request: HttpRequest, game: Game, record: HandRecord, token: str | None, expected: int | None
+) -> GameState:
+    state = hand_record(game=game, record=record, token=token, expected=expected, user=request.user)
+    request.session.pop(_redo_key(game), None)
+    return state
+
+
+def _kept_entry(data: QueryDict, state: GameState, new: str | None) -> QueryDict:
+    """The entry as its user made it, for the dealer now (``new``). The auction fields
+    go by place in the bidding order, which starts elsewhere when the deal has moved:
+    each bid moves with its bidder. Everything else is keyed by name and stays."""
+    old = data.get("entry_dealer")
+    seating = state.record.seating
+    if not old or new is None or old == new or old not in seating.players:
+        return data
+    before, after = bidding_order(seating, old), bidding_order(seating, new)
+    kept = data.copy()
+    for seat in range(len(before)):
+        kept.pop(f"auction_{seat}", None)
+    for seat, name in enumerate(before):
+        if f"auction_{seat}" in data:
+            kept.setlist(f"auction_{after.index(name)}", data.getlist(f"auction_{seat}"))
+    return kept
+
+
+def _entry_conflict(request: HttpRequest, game: Game, message: str) -> HttpResponse:
+    """Another phone saved first: the game as it is now, and the entry kept in the form
+    for its user to check and save again."""
+    messages.error(request, message)
+    state = game_state(game=game)
+    return _render_game(
+        request,
+        state,
+        _new_hand_form(state, _kept_entry(request.POST, state, state.result.dealer)),
+        409,
+    )
+
+
+def _unreadable(request: HttpRequest, game: Game) -> HttpResponse:
+    messages.error(request, str(UNREADABLE))
+    state = game_state(game=game)
+    return _render_game(request, state, _new_hand_form(state), status=400)
+
+
+def _saved(request: HttpRequest, state: GameState) -> HttpResponse:
+    if not request.htmx:
+        return redirect("game", pk=state.game.pk)
+    return _render_game(request, state, _new_hand_form(state))
+
+
+@require_POST
+def hand_add(request: HttpRequest, pk: int) -> HttpResponse:
+    """Save a hand: the entered one, or a misdeal or an all-pass with one tap."""
+    game, state = _game(request, pk)
+    try:
+        token, expected = _posted_token(request), _posted_number(request, "expected")
+    except Unreadable:
+        return _unreadable(request, game)
+    if token is not None and any(hand.token == token for hand in state.hands):
+        # Recorded already (a double tap, a form sent again): answer as the first time,
+        # even when that hand ended the game.
+        return _saved(request, state)
+    if expected is not None and expected != len(state.hands) + 1:
+        # The service would refuse it too; told here before "the game is over", which
+        # may be the other phone's doing.
+        return _entry_conflict(request, game, _conflict_message(expected, len(state.hands)))
+    form = _new_hand_form(state, request.POST)
+    if form is None:
+        messages.error(request, _("The game is over; no hand can follow the winning one."))
+        return _render_game(request, state, None, status=409)
+    action = request.POST.get("action", "save")
+    try:
+        if action == "misdeal":
+            state = _save_hand(request, game, HandRecord(misdeal=True), token, expected)
+        elif action == "passed":
+            passes = tuple((name, None) for name in form.order)
+            state = _save_hand(request, game, HandRecord(auction=passes), token, expected)
+        elif form.is_valid():
+            state = _save_hand(request, game, form.record(), token, expected)
+        else:
+            return _render_game(request, state, form, status=400)
+    except Conflict as error:
+        return _entry_conflict(request, game, error.message)
+    except RuleError as error:
+        if action == "save":
+            form.add_rule_error(error)
+        else:
+            messages.error(request, error.message)
+        return _render_game(request, state, form, status=400)
+    return _saved(request, state)
+
+
+def _conflict_message(expected: int, count: int) -> str:
+    if expected <= count:
+        return _(
+            "Hand %(number)d was saved from another phone meanwhile; check the scores and "
+            "save yours again if it is still right."
+        ) % {"number": expected}
+    return _(
+        "The hands were changed from another phone meanwhile; check the scores and save "
+        "yours again if it is still right."
+    )
+
+
+@require_POST
+def auction(request: HttpRequest, pk: int) -> HttpResponse:
+    """The auction part of the hand form with only the legal bids enabled."""
+    _game_row, state = _game(request, pk)
+    form = _new_hand_form(state, request.POST)
+    return render(request, "games/_hand_fields.html#auction", {"game": state.game, "form": form})
+
+
+def _redo_key(game: Game) -> str:
+    return f"{REDO_KEY}:{game.pk}"
+
+
+def _redo_stack(request: HttpRequest, game: Game) -> list[dict[str, Any]]:
+    return request.session.get(_redo_key(game), [])

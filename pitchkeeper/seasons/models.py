@@ -1,0 +1,259 @@
+"""Seasons, the rows derived from each finished game for statistics, their monthly
+rollups, the rating history and the chip ledger's recorded payments.
+
+Every row here but Season and Payment is derived: written by pitchkeeper.seasons.derive
+from the engine's result, never edited on its own."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+from pitchkeeper.clubs.models import Club, Player
+from pitchkeeper.games.models import Game
+from pitchkeeper.rules.record import MAX_NAME_LENGTH
+
+
+class Season(models.Model):
+    """A named span of days; every finished game that counts falls in the seasons its
+    finish date (in TIME_ZONE) is in. No end: the season runs on."""
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="seasons")
+    name = models.CharField(_("name"), max_length=60)
+    start = models.DateField(_("first day"))
+    end = models.DateField(_("last day"), null=True, blank=True)
+    # Money per chip on this season's ledger; without it, the games' own chip value
+    # when all of them agree.
+    chip_value = models.DecimalField(
+        _("chip value"), max_digits=8, decimal_places=2, null=True, blank=True
+    )
+
+    class Meta:
+        verbose_name = _("season")
+        verbose_name_plural = _("seasons")
+        ordering = ["-start", "-pk"]
+        constraints = [
+            models.CheckConstraint(condition=~models.Q(name=""), name="season_name_not_empty"),
+            models.CheckConstraint(
+                condition=models.Q(end__isnull=True) | models.Q(end__gte=models.F("start")),
+                name="season_ends_after_it_starts",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class GameLine(models.Model):
+    """Derived: one player's figures from one finished game, written from the engine's
+    GameResult by seasons.derive.stats_game_saved and never edited on their own. In a team game
+    the side's figures (wins, points taken, set backs, chips...) are every member's."""
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="+")
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="lines")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="lines")
+    side = models.CharField(max_length=MAX_NAME_LENGTH)
+    team = models.BooleanField(default=False)
+    finished_at = models.DateTimeField()
+    # The first day of the finish date's month, the key of the monthly rollups.
+    month = models.DateField()
+    # The game counts and is not deleted: only these lines are in seasons and rollups.
+    counted = models.BooleanField(default=True)
+    sides = models.PositiveSmallIntegerField()
+    place = models.PositiveSmallIntegerField()
+    won = models.BooleanField()
+    score = models.IntegerField()
+    hands = models.PositiveIntegerField()
+    taken = models.PositiveIntegerField()
+    pitched = models.PositiveIntegerField()
+    bids = models.PositiveIntegerField()
+    made = models.PositiveIntegerField()
+    set_back = models.PositiveIntegerField()
+    in_hole = models.PositiveIntegerField()
+    smudges = models.PositiveIntegerField()
+    smudges_made = models.PositiveIntegerField()
+    revokes = models.PositiveIntegerField()
+    chips = models.IntegerField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["game", "player"], name="gameline_unique"),
+        ]
+        # The finish time right after the club or player, so that a span is a range
+        # of the index (a boolean filter is a test, not an equality SQLite can seek);
+        # with the game, so that a player's latest games are read in index order.
+        indexes = [
+            models.Index(fields=["club", "finished_at", "counted"], name="gameline_club_time"),
+            models.Index(
+                fields=["player", "finished_at", "game", "counted"], name="gameline_player_time"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"player {self.player_id} in game {self.game_id}"
+
+
+class GameCount(models.Model):
+    """Derived: one player's tally of one kind in one finished game: ``kind`` "cat",
+    hands in which the side took category ``key`` (``count``) out of the hands played
+    with it (``out_of``); ``kind`` "bid", bids of ``key`` made out of those bid."""
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="+")
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="+")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+    finished_at = models.DateTimeField()
+    month = models.DateField()
+    counted = models.BooleanField(default=True)
+    kind = models.CharField(max_length=3)
+    key = models.CharField(max_length=20)
+    count = models.PositiveIntegerField()
+    out_of = models.PositiveIntegerField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["game", "player", "kind", "key"], name="gamecount_unique"
+            ),
+        ]
+        indexes = [
+            models.Index(fields=["club", "finished_at"], name="gamecount_club_time"),
+            models.Index(fields=["player", "finished_at"], name="gamecount_player_time"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.kind} {self.key} of player {self.player_id} in game {self.game_id}"
+
+
+class MonthLine(models.Model):
+    """Derived rollup: the sums of a player's counted GameLines of one month, kept up to
+    date by adding each rewritten game's difference, so that a season of whole months is
+    read from a few thousand rows rather than a million."""
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="+")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+    month = models.DateField()
+    games = models.IntegerField(default=0)
+    team_games = models.IntegerField(default=0)
+    wins = models.IntegerField(default=0)
+    team_wins = models.IntegerField(default=0)
+    place_sum = models.IntegerField(default=0)
+    hands = models.IntegerField(default=0)
+    taken = models.IntegerField(default=0)
+    pitched = models.IntegerField(default=0)
+    bids = models.IntegerField(default=0)
+    made = models.IntegerField(default=0)
+    set_back = models.IntegerField(default=0)
+    in_hole = models.IntegerField(default=0)
+    smudges = models.IntegerField(default=0)
+    smudges_made = models.IntegerField(default=0)
+    revokes = models.IntegerField(default=0)
+    chips = models.IntegerField(default=0)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["player", "month"], name="monthline_unique"),
+        ]
+        indexes = [models.Index(fields=["club", "month"], name="monthline_club_month")]
+
+    def __str__(self) -> str:
+        return f"player {self.player_id} in {self.month:%Y-%m}"
+
+
+class MonthCount(models.Model):
+    """Derived rollup of GameCount by player, month, kind and key."""
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="+")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+    month = models.DateField()
+    kind = models.CharField(max_length=3)
+    key = models.CharField(max_length=20)
+    count = models.IntegerField(default=0)
+    out_of = models.IntegerField(default=0)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["player", "month", "kind", "key"], name="monthcount_unique"
+            ),
+        ]
+        # Covering the leaderboard's sum by player, kind and key: read from the index
+        # alone, already in the order it groups by.
+        indexes = [
+            models.Index(
+                fields=["club", "player", "kind", "key", "month", "count", "out_of"],
+                name="monthcount_club_sums",
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.kind} {self.key} of player {self.player_id} in {self.month:%Y-%m}"
+
+
+class RatingPoint(models.Model):
+    """Derived: a player's rating (openskill's mu and sigma) after one counted game,
+    rated in the order the games finished."""
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="+")
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="+")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="ratings")
+    finished_at = models.DateTimeField()
+    mu = models.FloatField()
+    sigma = models.FloatField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["game", "player"], name="ratingpoint_unique"),
+        ]
+        indexes = [
+            models.Index(fields=["club", "finished_at", "game"], name="rating_club_time"),
+            models.Index(fields=["player", "finished_at", "game"], name="rating_player_time"),
+        ]
+
+    def __str__(self) -> str:
+        return f"player {self.player_id} after game {self.game_id}: {self.mu:.1f}±{self.sigma:.1f}"
+
+
+class Payment(models.Model):
+    """Chips one player paid another to settle the ledger; it reduces both balances.
+    Recorded on a season's ledger (and always on the all-time one)."""
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="payments")
+    season = models.ForeignKey(
+        Season,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="payments",
+        verbose_name=_("season"),
+    )
+    payer = models.ForeignKey(
+        Player, on_delete=models.PROTECT, related_name="+", verbose_name=_("payer")
+    )
+    payee = models.ForeignKey(
+        Player, on_delete=models.PROTECT, related_name="+", verbose_name=_("payee")
+    )
+    chips = models.PositiveIntegerField(_("chips"))
+    at = models.DateTimeField(_("at"), auto_now_add=True)
+    by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("by"),
+    )
+
+    class Meta:
+        verbose_name = _("payment")
+        verbose_name_plural = _("payments")
+        ordering = ["-at", "-pk"]
+        constraints = [
+            models.CheckConstraint(condition=models.Q(chips__gte=1), name="payment_positive"),
+            models.CheckConstraint(
+                condition=~models.Q(payer=models.F("payee")), name="payment_two_players"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.payer_id} paid {self.payee_id} {self.chips}"

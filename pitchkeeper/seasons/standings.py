@@ -1,0 +1,311 @@
+"""Reading the statistics: the leaderboard, a player's page and their streaks, each in
+a fixed number of queries from the rollups and the part-months at a span's edges."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from django.db import connection
+from django.db.models import Count, F, Q, QuerySet, Subquery, Sum
+
+from pitchkeeper.clubs.models import Club, Player
+from pitchkeeper.seasons.derive import CATEGORY, LINE_SUMS, MONTH_FIELDS
+from pitchkeeper.seasons.models import (
+    GameCount,
+    GameLine,
+    MonthCount,
+    MonthLine,
+    RatingPoint,
+)
+from pitchkeeper.seasons.ratings import _latest_rating
+from pitchkeeper.seasons.spans import Span
+
+
+@dataclass
+class Standing:
+    """A player's figures over a span; rates are None where there is nothing to divide."""
+
+    player_id: int
+    name: str
+    sums: dict[str, int] = field(default_factory=lambda: dict.fromkeys(MONTH_FIELDS, 0))
+    # (count, out of) by category key and by bid: hands taken of hands played with
+    # the category; bids made of bids.
+    by_category: dict[str, tuple[int, int]] = field(default_factory=dict)
+    by_bid: dict[str, tuple[int, int]] = field(default_factory=dict)
+    mu: float | None = None
+    sigma: float | None = None
+
+    def __getattr__(self, name: str) -> Any:
+        try:
+            return self.__dict__["sums"][name]
+        except KeyError:
+            raise AttributeError(name) from None
+
+    @staticmethod
+    def _rate(part: int, whole: int) -> float | None:
+        return part / whole if whole else None
+
+    @property
+    def win_rate(self) -> float | None:
+        return self._rate(self.sums["wins"], self.sums["games"])
+
+    @property
+    def average_place(self) -> float | None:
+        return self._rate(self.sums["place_sum"], self.sums["games"])
+
+    @property
+    def points_per_hand(self) -> float | None:
+        return self._rate(self.sums["taken"], self.sums["hands"])
+
+    @property
+    def bid_share(self) -> float | None:
+        return self._rate(self.sums["made"], self.sums["bids"])
+
+    @property
+    def smudge_share(self) -> float | None:
+        return self._rate(self.sums["smudges_made"], self.sums["smudges"])
+
+    @property
+    def rating(self) -> float | None:
+        """The conservative estimate (mu - 3 sigma) that the leaderboard ranks by."""
+        return None if self.mu is None or self.sigma is None else self.mu - 3 * self.sigma
+
+    def category_rate(self, key: str) -> float | None:
+        return self._rate(*self.by_category.get(key, (0, 0)))
+
+    def bid_rate(self, key: str) -> float | None:
+        return self._rate(*self.by_bid.get(key, (0, 0)))
+
+
+def _line_sums(rows: QuerySet[GameLine]) -> QuerySet[GameLine]:
+    return rows.values("player_id").annotate(
+        games=Count("id"),
+        team_games=Count("id", filter=Q(team=True)),
+        wins=Count("id", filter=Q(won=True)),
+        team_wins=Count("id", filter=Q(won=True, team=True)),
+        place_sum=Sum("place"),
+        **{name: Sum(name) for name in LINE_SUMS},
+    )
+
+
+def _gather(club: Club | int, span: Span, player: Player | None = None) -> dict[int, Standing]:
+    """Every player's sums over the span: rollups plus edges, four queries."""
+    months, edges = span.parts()
+    mine = Q(player=player) if player else Q()
+    found: dict[int, Standing] = {}
+
+    def standing(player_id: int) -> Standing:
+        return found.setdefault(player_id, Standing(player_id, ""))
+
+    month_lines = MonthLine.objects.filter(months, mine, club=club).values("player_id")
+    month_lines = month_lines.annotate(**{name: Sum(name) for name in MONTH_FIELDS})
+    edge_lines = _line_sums(GameLine.objects.filter(edges, mine, club=club, counted=True))
+    for row in [*month_lines, *edge_lines]:
+        sums = standing(row["player_id"]).sums
+        for name in MONTH_FIELDS:
+            sums[name] += row[name] or 0
+    month_counts = MonthCount.objects.filter(months, mine, club=club)
+    edge_counts = GameCount.objects.filter(edges, mine, club=club, counted=True)
+    for rows in (month_counts, edge_counts):
+        tallies = rows.values("player_id", "kind", "key").annotate(
+            total=Sum("count"), of=Sum("out_of")
+        )
+        for row in tallies:
+            if not row["of"]:
+                continue
+            target = standing(row["player_id"])
+            kind = target.by_category if row["kind"] == CATEGORY else target.by_bid
+            count, of = kind.get(row["key"], (0, 0))
+            kind[row["key"]] = (count + row["total"], of + row["of"])
+    return {pk: s for pk, s in found.items() if s.sums["games"]}
+
+
+def _ratings(club: Club | int, span: Span, player: Player | None = None) -> QuerySet[Player]:
+    """The club's players with their rating at the end of the span: one query."""
+    _low, high = span.bounds()
+    latest = _latest_rating(Q(finished_at__lt=high) if high else Q())
+    players = Player.objects.filter(club=club)
+    if player is not None:
+        players = players.filter(pk=player.pk)
+    return players.annotate(
+        mu=Subquery(latest.values("mu")[:1]), sigma=Subquery(latest.values("sigma")[:1])
+    )
+
+
+def bid_order(key: str) -> tuple[int, int, str]:
+    """Bids in their order: numbers, each before its doubled bid, then word bids."""
+    number, _x, times = key.partition("x")
+    if number.isdigit():
+        return (0, int(number) * 10 + (1 if times else 0), key)
+    return (1, 0, key)
+
+
+@dataclass(frozen=True)
+class Leaderboard:
+    span: Span
+    standings: list[Standing]
+    categories: list[str]
+    bids: list[str]
+
+
+def leaderboard(*, club: Club, span: Span) -> Leaderboard:
+    """Every player with a counted game in the span and their figures, unsorted: five
+    queries, whatever the number of games."""
+    standings = _gather(club, span)
+    for pk, name, mu, sigma in _ratings(club, span).values_list("pk", "name", "mu", "sigma"):
+        if pk in standings:
+            standing = standings[pk]
+            standing.name, standing.mu, standing.sigma = name, mu, sigma
+    categories = {key for s in standings.values() for key in s.by_category}
+    bids = {key for s in standings.values() for key in s.by_bid}
+    return Leaderboard(
+        span,
+        list(standings.values()),
+        sorted(categories, key=_category_order),
+        sorted(bids, key=bid_order),
+    )
+
+
+# High, Low, Jack and Game first, as a table says them; any other point after them.
+CATEGORY_ORDER = ("high", "low", "jack", "game")
+
+
+def _category_order(key: str) -> tuple[int, str]:
+    return (CATEGORY_ORDER.index(key), "") if key in CATEGORY_ORDER else (9, key)
+
+
+@dataclass(frozen=True)
+class Opponent:
+    player_id: int
+    name: str
+    games: int
+    partners: int
+    wins_against: int
+    losses_to: int
+    ahead: int
+
+
+@dataclass(frozen=True)
+class Streaks:
+    longest_wins: int
+    longest_without: int
+    current: int
+    current_won: bool | None
+
+
+@dataclass(frozen=True)
+class PlayerStats:
+    span: Span
+    standing: Standing | None
+    opponents: list[Opponent]
+    streaks: Streaks
+    history: list[tuple[datetime, float, float]]
+    games: list[GameLine]
+    more: bool
+
+
+def player_stats(*, player: Player, span: Span, page: int = 1, per_page: int = 20) -> PlayerStats:
+    """One player's figures over the span: nine queries, whatever the number of games."""
+    club = player.club_id
+    standing = _gather(club, span, player).get(player.pk)
+    # Asked even without a game in the span, so that the page costs the same queries.
+    rating = _ratings(club, span, player).values_list("name", "mu", "sigma").get()
+    if standing is not None:
+        standing.name, standing.mu, standing.sigma = rating
+    moments = span.moments()
+    mine = GameLine.objects.filter(moments, player=player, counted=True)
+    others = (
+        GameLine.objects.filter(
+            moments, game__lines__player=player, game__lines__counted=True, counted=True
+        )
+        .exclude(player=player)
+        .values("player_id", "player__name")
+        .annotate(
+            games=Count("id"),
+            partners=Count("id", filter=Q(side=F("game__lines__side"))),
+            wins_against=Count(
+                "id", filter=Q(game__lines__won=True) & ~Q(side=F("game__lines__side"))
+            ),
+            losses_to=Count("id", filter=Q(won=True) & ~Q(side=F("game__lines__side"))),
+            ahead=Count("id", filter=Q(place__gt=F("game__lines__place"))),
+        )
+        .order_by("-games", "player__name")
+    )
+    opponents = [
+        Opponent(
+            row["player_id"],
+            row["player__name"],
+            row["games"],
+            row["partners"],
+            row["wins_against"],
+            row["losses_to"],
+            row["ahead"],
+        )
+        for row in others
+    ]
+    history = list(
+        RatingPoint.objects.filter(moments, player=player)
+        .order_by("finished_at", "game_id")
+        .values_list("finished_at", "mu", "sigma")
+    )
+    start = (page - 1) * per_page
+    games = list(
+        mine.select_related("game").order_by("-finished_at", "-game_id")[
+            start : start + per_page + 1
+        ]
+    )
+    return PlayerStats(
+        span,
+        standing,
+        opponents,
+        streaks(player=player, span=span),
+        history,
+        games[:per_page],
+        len(games) > per_page,
+    )
+
+
+def streaks(*, player: Player, span: Span) -> Streaks:
+    """The longest runs of wins and of games without a win, and the run the player is
+    on, counted in the database (runs of equal results, "gaps and islands")."""
+    table = connection.ops.quote_name(GameLine._meta.db_table)
+    low, high = span.bounds()
+    where = "player_id = %s AND counted"
+    params: list[Any] = [player.pk]
+    if low:
+        where += " AND finished_at >= %s"
+        params.append(low)
+    if high:
+        where += " AND finished_at < %s"
+        params.append(high)
+    # Raw SQL, so the moments are put in the column's stored form (naive UTC on SQLite).
+    stored = GameLine._meta.get_field("finished_at")
+    params = [params[0], *(stored.get_db_prep_value(v, connection) for v in params[1:])]
+    sql = f"""
+        WITH seq AS (
+            SELECT won, finished_at, game_id,
+                   ROW_NUMBER() OVER (ORDER BY finished_at, game_id)
+                   - ROW_NUMBER() OVER (PARTITION BY won ORDER BY finished_at, game_id) AS run
+            FROM {table} WHERE {where}
+        ), runs AS (
+            SELECT won, run, COUNT(*) AS length, MAX(finished_at) AS last_at,
+                   MAX(game_id) AS last_game
+            FROM seq GROUP BY won, run
+        ), latest AS (
+            SELECT won, length FROM runs ORDER BY last_at DESC, last_game DESC LIMIT 1
+        )
+        SELECT 0, won, MAX(length) FROM runs GROUP BY won
+        UNION ALL SELECT 1, won, length FROM latest
+    """
+    longest = {True: 0, False: 0}
+    current, current_won = 0, None
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        for which, won, length in cursor.fetchall():
+            if which == 0:
+                longest[bool(won)] = length
+            else:
+                current, current_won = length, bool(won)
+    return Streaks(longest[True], longest[False], current, current_won)

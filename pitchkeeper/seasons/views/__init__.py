@@ -1,0 +1,1 @@
+"""The views of the seasons domain, one module per page."""

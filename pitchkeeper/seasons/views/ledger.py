@@ -1,0 +1,76 @@
+"""The chip ledger: balances, the payments that settle them, and recording a payment."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods
+
+from pitchkeeper.clubs.access import club_player, club_view
+from pitchkeeper.clubs.models import Player
+from pitchkeeper.seasons.ledger import ledger, payment_record
+from pitchkeeper.seasons.spans import Span
+from pitchkeeper.seasons.views.leaderboard import _signed
+from pitchkeeper.seasons.views.shared import _club, _partial, _picker, _query, _span, money
+
+
+def _ledger_context(request: HttpRequest, span: Span) -> dict[str, Any]:
+    found = ledger(club=_club(request), span=span)
+    value = found.chip_value
+    return {
+        **_picker(request, span),
+        "ledger": found,
+        "balances": [(b, _signed(b.balance), money(b.balance, value)) for b in found.balances],
+        "plan": [
+            (payer, payee, chips, money(chips, value)) for payer, payee, chips in found.payments
+        ],
+        "players": Player.objects.filter(club=_club(request)),
+    }
+
+
+@require_http_methods(["GET", "POST"])
+@club_view()
+def ledger_page(request: HttpRequest) -> HttpResponse:
+    """Who owes whom over the season, the fewest payments that settle it, and the
+    payments recorded; a POST records one (``payer``, ``payee``, ``chips``)."""
+    span = _span(request)
+    status = 200
+    if request.method == "POST":
+        try:
+            payer = _player(request, request.POST.get("payer"))
+            payee = _player(request, request.POST.get("payee"))
+            chips = int(request.POST.get("chips", ""))
+            payment_record(
+                club=_club(request),
+                span=span,
+                payer=payer,
+                payee=payee,
+                chips=chips,
+                by=request.user,
+            )
+        except ValueError:
+            messages.error(request, _("Choose two different players and at least one chip."))
+            status = 400
+        else:
+            notice = _("Recorded: %(payer)s paid %(payee)s %(chips)d.") % {
+                "payer": payer.name,
+                "payee": payee.name,
+                "chips": chips,
+            }
+            messages.success(request, notice)
+            if not request.htmx:
+                return redirect(reverse("ledger") + _query(span))
+    template = "seasons/ledger.html#ledger" if _partial(request) else "seasons/ledger.html"
+    return render(request, template, _ledger_context(request, span), status=status)
+
+
+def _player(request: HttpRequest, value: str | None) -> Player:
+    try:
+        return club_player(request, int(value or ""))
+    except ValueError:
+        raise ValueError("no player") from None

@@ -1,0 +1,172 @@
+"""A player's page: their figures over a span, rating history, bids and opponents."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.views.decorators.http import require_GET
+
+from pitchkeeper.clubs.access import club_player, club_view
+from pitchkeeper.games.words import preset_label
+from pitchkeeper.seasons.standings import (
+    bid_order,
+    player_stats,
+)
+from pitchkeeper.seasons.views.shared import (
+    _page,
+    _partial,
+    _picker,
+    _query,
+    _span,
+    category_name,
+    decimal,
+    percent,
+)
+
+CHART_WIDTH, CHART_HEIGHT, CHART_PAD = 320, 160, 14
+
+
+CHART_POINTS = 120
+
+
+BAR_HEIGHT, BAR_GAP, BAR_LABEL, BAR_TEXT = 22, 8, 56, 96
+
+
+@dataclass(frozen=True)
+class RatingChart:
+    width: int
+    height: int
+    line: str
+    band: str
+    top: str
+    bottom: str
+    top_y: float
+    bottom_y: float
+    first: datetime
+    last: datetime
+
+
+def rating_chart(history: list[tuple[datetime, float, float]]) -> RatingChart | None:
+    """The rating after each game as a line, its uncertainty (±σ) as a band; a long
+    history is thinned to CHART_POINTS evenly spaced games, the last one kept."""
+    if len(history) < 2:
+        return None
+    step = max(1, -(-len(history) // CHART_POINTS))
+    points = history[::step]
+    if points[-1] is not history[-1]:
+        points.append(history[-1])
+    high = max(mu + sigma for _at, mu, sigma in points)
+    low = min(mu - sigma for _at, mu, sigma in points)
+    span = (high - low) or 1
+    right = CHART_WIDTH - CHART_PAD
+
+    def x(index: int) -> float:
+        return round(CHART_PAD + index * (right - CHART_PAD) / (len(points) - 1), 1)
+
+    def y(value: float) -> float:
+        return round(CHART_PAD + (high - value) * (CHART_HEIGHT - 2 * CHART_PAD) / span, 1)
+
+    upper = [f"{x(i)},{y(mu + sigma)}" for i, (_at, mu, sigma) in enumerate(points)]
+    lower = [f"{x(i)},{y(mu - sigma)}" for i, (_at, mu, sigma) in enumerate(points)]
+    return RatingChart(
+        CHART_WIDTH,
+        CHART_HEIGHT,
+        " ".join(f"{x(i)},{y(mu)}" for i, (_at, mu, _s) in enumerate(points)),
+        " ".join(upper + lower[::-1]),
+        decimal(high, 1),
+        decimal(low, 1),
+        y(high),
+        y(low),
+        points[0][0],
+        points[-1][0],
+    )
+
+
+@dataclass(frozen=True)
+class Bar:
+    bid: str
+    made: int
+    of: int
+    share: str
+    y: float
+    width: float
+
+
+@dataclass(frozen=True)
+class BarChart:
+    width: int
+    height: int
+    bars: list[Bar]
+    label_x: int
+    text_x: int
+
+
+def bid_chart(bids: dict[str, tuple[int, int]]) -> BarChart | None:
+    """Bids made as a share of bids, a bar per bid size."""
+    if not bids:
+        return None
+    room = CHART_WIDTH - BAR_LABEL - BAR_TEXT
+    bars = []
+    for row, key in enumerate(sorted(bids, key=bid_order)):
+        made, of = bids[key]
+        bars.append(
+            Bar(
+                key,
+                made,
+                of,
+                percent(made / of),
+                row * (BAR_HEIGHT + BAR_GAP) + BAR_GAP,
+                round(room * made / of, 1),
+            )
+        )
+    height = len(bars) * (BAR_HEIGHT + BAR_GAP) + BAR_GAP
+    return BarChart(CHART_WIDTH, height, bars, BAR_LABEL, CHART_WIDTH - BAR_TEXT + 6)
+
+
+@require_GET
+@club_view()
+def player_page(request: HttpRequest, pk: int) -> HttpResponse:
+    """One player over the season: games, form, bids by size, points by kind, partners
+    and opponents, streaks. ``?page=N`` shows older games (htmx appends just those)."""
+    player = club_player(request, pk)
+    span = _span(request)
+    page = _page(request.GET.get("page"))
+    found = player_stats(player=player, span=span, page=page)
+    standing = found.standing
+    context = {
+        **_picker(request, span),
+        "player": player,
+        "stats": found,
+        "standing": standing,
+        # Plural forms ("1 очко", "-2 очка") go by the number without its sign.
+        "games": [
+            (
+                line,
+                preset_label(line.game.rules.get("preset", "")),
+                abs(line.score),
+                abs(line.chips),
+            )
+            for line in found.games
+        ],
+        "older": _query(span, page=page + 1) if found.more else None,
+        "rating_chart": rating_chart(found.history),
+        "bid_chart": bid_chart(standing.by_bid) if standing else None,
+        "points": [
+            (category_name(key), count, of, percent(count / of))
+            for key, (count, of) in sorted(standing.by_category.items(), key=_point_order)
+        ]
+        if standing
+        else [],
+    }
+    if _partial(request) and page > 1:
+        return render(request, "seasons/player.html#games", context)
+    template = "seasons/player.html#stats" if _partial(request) else "seasons/player.html"
+    return render(request, template, context)
+
+
+def _point_order(item: tuple[str, tuple[int, int]]) -> tuple[int, str]:
+    order = ("high", "low", "jack", "game")
+    return (order.index(item[0]), "") if item[0] in order else (9, item[0])

@@ -1,0 +1,80 @@
+"""What every statistics page shares: the span read from the query, the season picker,
+and the way figures are written."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Any
+
+from django.http import Http404, HttpRequest
+from django.utils.formats import number_format
+from django.utils.http import urlencode
+
+from pitchkeeper.clubs.access import ROLES_FOR
+from pitchkeeper.clubs.models import Club
+from pitchkeeper.games.words import CATEGORY_LABELS
+from pitchkeeper.rules import PRESETS
+from pitchkeeper.seasons.models import Season
+from pitchkeeper.seasons.spans import Span, span_for
+
+# The engine's own names for the points no translation covers yet.
+ENGINE_LABELS = {c.key: c.label for rules in PRESETS.values() for c in rules.categories}
+
+
+NONE = "—"
+
+
+def category_name(key: str) -> str:
+    return str(CATEGORY_LABELS.get(key, ENGINE_LABELS.get(key, key)))
+
+
+def _span(request: HttpRequest) -> Span:
+    """The span the page asks for with ``?season=``: 404 for another club's season."""
+    try:
+        return span_for(club=_club(request), key=request.GET.get("season"))
+    except (Season.DoesNotExist, ValueError):
+        raise Http404 from None
+
+
+def _club(request: HttpRequest) -> Club:
+    return request.membership.club  # type: ignore[attr-defined]
+
+
+def _query(span: Span, **more: Any) -> str:
+    return "?" + urlencode({"season": span.key, **more})
+
+
+def _partial(request: HttpRequest) -> bool:
+    """Whether to answer with the page's part only: htmx asked, and not to restore a
+    page from its history (which needs all of it)."""
+    return bool(request.htmx) and not request.htmx.history_restore_request  # type: ignore[attr-defined]
+
+
+def _picker(request: HttpRequest, span: Span) -> dict[str, Any]:
+    """What every season page shows above its figures: which span, and the others."""
+    return {
+        "span": span,
+        "seasons": list(Season.objects.filter(club=_club(request))),
+        "query": _query(span),
+        "can_score": request.membership.role in ROLES_FOR["score"],  # type: ignore[attr-defined]
+        "is_owner": request.membership.role in ROLES_FOR["own"],  # type: ignore[attr-defined]
+    }
+
+
+def percent(value: float | None) -> str:
+    return NONE if value is None else f"{number_format(round(value * 100))}%"
+
+
+def decimal(value: float | None, places: int = 2) -> str:
+    return NONE if value is None else number_format(value, places)
+
+
+def money(chips: int, value: Decimal | None) -> str | None:
+    return None if value is None else number_format(chips * value, 2)
+
+
+def _page(value: str | None) -> int:
+    try:
+        return max(1, int(value or 1))
+    except ValueError:
+        return 1

@@ -1,0 +1,602 @@
+"""Seasons, statistics, ratings and the ledger against figures worked out by hand."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from contextlib import contextmanager
+from datetime import date, datetime
+from unittest import mock
+
+import pytest
+from django.utils import timezone
+from openskill.models import PlackettLuce
+
+from pitchkeeper.clubs.models import Player
+from pitchkeeper.games.hands import hand_edit, hand_record
+from pitchkeeper.games.models import Game
+from pitchkeeper.games.replay import game_state
+from pitchkeeper.games.services import game_counts_set
+from pitchkeeper.rules import GameResult, HandRecord
+from pitchkeeper.seasons.derive import (
+    COUNT_COMPARED,
+    LINE_COMPARED,
+    MONTH_FIELDS,
+    places,
+    rollups_rebuild,
+    split_chips,
+    stats_rebuild,
+)
+from pitchkeeper.seasons.ledger import _greedy, fewest_payments, ledger, payment_record
+from pitchkeeper.seasons.models import (
+    GameCount,
+    GameLine,
+    MonthCount,
+    MonthLine,
+    RatingPoint,
+    Season,
+)
+from pitchkeeper.seasons.spans import Span, span_for
+from pitchkeeper.seasons.standings import Streaks, bid_order, leaderboard, player_stats, streaks
+
+pytestmark = pytest.mark.django_db
+
+
+def pts(high, low, jack, game) -> dict:
+    return {"high": high, "low": low, "jack": jack, "game": game}
+
+
+@contextmanager
+def at(moment: datetime) -> Iterator[None]:
+    """Everything saved inside happens at ``moment`` (a game finished then)."""
+    with mock.patch("django.utils.timezone.now", return_value=moment):
+        yield
+
+
+def moment(year: int, month: int, day: int) -> datetime:
+    return timezone.make_aware(datetime(year, month, day, 20, 0))
+
+
+def smudge_game(make_game, names=("Ann", "Bob", "Cy")) -> Game:
+    """Cy bids 3 and is set back (Ann takes Low, Jack and Game); then Bob smudges.
+
+    By hand: Ann 3, Bob 4 (wins), Cy -3 (in the hole). Chips: Ann is above zero and pays
+    1, Cy pays 2, Bob gets 3.
+    """
+    a, b, c = names
+    game = make_game("setback", names).game
+    hand_record(game=game, record=HandRecord(pitcher=c, bid=3, points=pts(c, a, a, a)))
+    hand_record(game=game, record=HandRecord(pitcher=b, bid=4, points=pts(b, b, b, b)))
+    return game
+
+
+TEAMS = {"Us": ["Ann", "Cy"], "Them": ["Bob", "Dee"]}
+
+
+def team_game(make_game) -> Game:
+    """Ann pitches 4 three times for Us and takes every point: 12, Us win at 11. Them,
+    at zero, pay 2 chips, one from each member, one to each of Us."""
+    game = make_game(
+        {"preset": "partnership", "settlement": "chips"}, ("Ann", "Bob", "Cy", "Dee"), TEAMS
+    ).game
+    for _hand in range(3):
+        state = game_state(game=game)
+        order = state.record.seating.players
+        dealer = state.result.dealer
+        # The dealer is forced when all pass; everybody but Ann passes.
+        auction = []
+        start = order.index(dealer) + 1
+        for i in range(4):
+            name = order[(start + i) % 4]
+            auction.append((name, 4 if name == "Ann" else None))
+        hand_record(
+            game=game,
+            record=HandRecord(auction=tuple(auction), points=pts("Us", "Us", "Us", "Us")),
+        )
+    return game
+
+
+def board(club, key="all"):
+    found = leaderboard(club=club, span=span_for(club=club, key=key))
+    return {s.name: s for s in found.standings}
+
+
+def test_places_rank_the_winner_first_then_by_score():
+    result = GameResult(
+        sides=("A", "B", "C", "D"),
+        hands=(),
+        scores={"A": 5, "B": 7, "C": 5, "D": -2},
+        setbacks={},
+        dealer=None,
+        winner="A",
+        won_by="count_order",
+    )
+    assert places(result) == {"A": 1, "B": 2, "C": 3, "D": 4}
+    drawn = GameResult(("A", "B", "C"), (), {"A": 3, "B": 3, "C": 1}, {}, None, None, "draw")
+    assert places(drawn) == {"A": 1, "B": 1, "C": 3}
+
+
+@pytest.mark.parametrize(("net", "size"), [(3, 2), (-3, 2), (5, 3), (-4, 3), (0, 2), (7, 3)])
+def test_a_team_settlement_is_split_in_whole_chips(net, size):
+    members = list(range(size))
+    shares = [split_chips(net, members, turn) for turn in range(size)]
+    for share in shares:
+        assert sum(share.values()) == net
+        assert max(share.values()) - min(share.values()) <= 1
+    # Over a round of games the odd chips went to each member alike.
+    totals = [sum(share[m] for share in shares) for m in members]
+    assert len(set(totals)) == 1
+
+
+def test_a_small_season_by_hand(make_game, club):
+    smudge_game(make_game)
+    figures = board(club)
+
+    ann, bob, cy = figures["Ann"], figures["Bob"], figures["Cy"]
+    assert (ann.games, ann.wins, ann.place_sum, ann.hands, ann.taken, ann.chips) == (
+        1,
+        0,
+        2,
+        2,
+        3,
+        -1,
+    )
+    assert (bob.wins, bob.pitched, bob.bids, bob.made, bob.smudges, bob.smudges_made) == (
+        1,
+        1,
+        1,
+        1,
+        1,
+        1,
+    )
+    assert bob.chips == 3 and bob.win_rate == 1 and bob.points_per_hand == 2
+    assert (cy.set_back, cy.in_hole, cy.made, cy.bids, cy.chips, cy.average_place) == (
+        1,
+        1,
+        0,
+        1,
+        -2,
+        3,
+    )
+    assert bob.by_bid == {"4": (1, 1)} and cy.by_bid == {"3": (0, 1)}
+    # Per hand played: Cy took High once in two hands, Ann Low, Jack and Game once each.
+    assert cy.by_category["high"] == (1, 2) and cy.category_rate("low") == 0
+    assert ann.category_rate("game") == 0.5
+    assert ann.smudge_share is None and cy.bid_share == 0
+
+
+def test_team_games_count_for_every_member(make_game, club):
+    team_game(make_game)
+    figures = board(club)
+
+    for name in ("Ann", "Cy"):
+        us = figures[name]
+        assert (us.games, us.team_games, us.wins, us.team_wins, us.place_sum) == (1, 1, 1, 1, 1)
+        assert (us.taken, us.hands, us.chips) == (12, 3, 1)
+        assert us.by_category["high"] == (3, 3)
+    for name in ("Bob", "Dee"):
+        them = figures[name]
+        assert (them.wins, them.place_sum, them.taken, them.chips) == (0, 2, 0, -1)
+    # Bids are the pitcher's own, not the team's.
+    assert (figures["Ann"].pitched, figures["Ann"].made) == (3, 3)
+    assert (figures["Cy"].pitched, figures["Cy"].bids) == (0, 0)
+    assert GameLine.objects.filter(team=True).count() == 4
+
+
+def test_a_game_in_progress_is_not_counted_until_it_is_won(make_game, club):
+    game = make_game("setback", ("Ann", "Bob", "Cy")).game
+    hand_record(
+        game=game, record=HandRecord(pitcher="Cy", bid=3, points=pts("Cy", "Ann", "Ann", "Ann"))
+    )
+    assert board(club) == {}
+    assert not GameLine.objects.exists() and not RatingPoint.objects.exists()
+
+
+def rollups_match_the_games(club) -> None:
+    """The incrementally kept rollups equal the ones summed afresh from the games."""
+    kept_lines = sorted(
+        MonthLine.objects.filter(club=club, games__gt=0).values_list(
+            "player_id", "month", *MONTH_FIELDS
+        )
+    )
+    kept_counts = sorted(
+        MonthCount.objects.filter(club=club, out_of__gt=0).values_list(
+            "player_id", "month", "kind", "key", "count", "out_of"
+        )
+    )
+    rollups_rebuild(club_id=club.pk)
+    assert kept_lines == sorted(
+        MonthLine.objects.filter(club=club).values_list("player_id", "month", *MONTH_FIELDS)
+    )
+    assert kept_counts == sorted(
+        MonthCount.objects.filter(club=club).values_list(
+            "player_id", "month", "kind", "key", "count", "out_of"
+        )
+    )
+
+
+def test_editing_an_old_hand_rewrites_only_that_game(make_game, club):
+    old = smudge_game(make_game)
+    later = smudge_game(make_game, ("Bob", "Cy", "Dee"))
+    later_rows = set(GameLine.objects.filter(game=later).values_list("pk", flat=True))
+
+    # Cy now takes High, Low and Jack: the bid of 3 is made, nobody is in the hole.
+    hand_edit(
+        game=old,
+        number=1,
+        record=HandRecord(pitcher="Cy", bid=3, points=pts("Cy", "Cy", "Cy", "Ann")),
+    )
+
+    figures = board(club)
+    cy = figures["Cy"]
+    # The old game: made the 3, not set back, never in the hole; the later one: Cy's smudge.
+    assert (cy.made, cy.bids, cy.set_back, cy.in_hole) == (2, 2, 0, 0)
+    assert GameLine.objects.get(game=old, player__name="Cy").score == 3
+    assert figures["Ann"].taken == 1  # Game only
+    assert set(GameLine.objects.filter(game=later).values_list("pk", flat=True)) == later_rows
+    rollups_match_the_games(club)
+
+
+def test_practice_games_do_not_count(client, make_game, club):
+    practice = smudge_game(make_game)
+    smudge_game(make_game)
+    assert board(club)["Bob"].games == 2
+
+    game_counts_set(game=practice, counts=False)
+    assert board(club)["Bob"].games == 1
+    assert not RatingPoint.objects.filter(game=practice).exists()
+    rollups_match_the_games(club)
+
+    game_counts_set(game=practice, counts=True)
+    assert board(club)["Bob"].games == 2
+    assert RatingPoint.objects.filter(game=practice).count() == 3
+    rollups_match_the_games(club)
+
+
+def test_a_deleted_game_leaves_the_season(make_game, club):
+    game = smudge_game(make_game)
+    game.deleted_at = timezone.now()
+    game.save(update_fields=["deleted_at"])
+    assert board(club) == {}
+    game.deleted_at = None
+    game.save(update_fields=["deleted_at"])
+    assert board(club)["Bob"].wins == 1
+    game.delete()
+    assert board(club) == {} and not MonthLine.objects.filter(games__gt=0).exists()
+
+
+def test_games_fall_in_the_seasons_their_finish_date_is_in(make_game, club):
+    # Before, on the edge of, inside, on the other edge of, and after the season.
+    for when in [(2024, 3, 10), (2024, 3, 20), (2024, 4, 15), (2024, 5, 5), (2024, 5, 20)]:
+        with at(moment(*when)):
+            smudge_game(make_game)
+    spring = Season.objects.create(
+        club=club, name="Spring", start=date(2024, 3, 15), end=date(2024, 5, 10)
+    )
+    april = Season.objects.create(
+        club=club, name="April", start=date(2024, 4, 1), end=date(2024, 4, 30)
+    )
+    inside = Season.objects.create(
+        club=club, name="Mid-March", start=date(2024, 3, 12), end=date(2024, 3, 25)
+    )
+
+    assert board(club, str(spring.pk))["Bob"].games == 3
+    assert board(club, str(april.pk))["Bob"].games == 1
+    assert board(club, str(inside.pk))["Bob"].games == 1
+    assert board(club)["Bob"].games == 5
+    # Every span agrees with counting the games' finish dates directly.
+    for season in (spring, april, inside):
+        span = span_for(club=club, key=str(season.pk))
+        direct = GameLine.objects.filter(span.moments(), player__name="Bob").count()
+        assert board(club, str(season.pk))["Bob"].games == direct
+
+
+def test_the_current_season_is_the_default(club):
+    Season.objects.create(club=club, name="Old", start=date(2020, 1, 1), end=date(2020, 12, 31))
+    assert span_for(club=club, key=None, today=date(2024, 6, 1)).season is None
+    now = Season.objects.create(club=club, name="Now", start=date(2024, 1, 1))
+    assert span_for(club=club, key=None, today=date(2024, 6, 1)).season == now
+    with pytest.raises(Season.DoesNotExist):
+        span_for(club=club, key="999")
+
+
+def test_ratings_are_computed_in_order_and_again_from_an_edited_game(make_game, club):
+    with at(moment(2024, 1, 1)):
+        first = smudge_game(make_game)  # Bob wins, Ann second, Cy third
+    with at(moment(2024, 1, 2)):
+        second = smudge_game(make_game, ("Cy", "Ann", "Bob"))  # Ann, Cy, Bob
+    model = PlackettLuce()
+
+    def expected(games: list[tuple[list[str], list[int]]]) -> dict[str, float]:
+        ratings = {name: model.rating() for name in ("Ann", "Bob", "Cy")}
+        for order, ranks in games:
+            new = model.rate([[ratings[name]] for name in order], ranks=ranks)
+            for name, (rating,) in zip(order, new, strict=True):
+                ratings[name] = rating
+        return {
+            f"{name} {part}": getattr(r, part)
+            for name, r in ratings.items()
+            for part in ("mu", "sigma")
+        }
+
+    def stored() -> dict[str, float]:
+        return {
+            f"{s.name} {part}": getattr(s, part)
+            for s in board(club).values()
+            for part in ("mu", "sigma")
+        }
+
+    later = (["Ann", "Cy", "Bob"], [1, 2, 3])
+    assert stored() == pytest.approx(expected([(["Bob", "Ann", "Cy"], [1, 2, 3]), later]))
+    second_points = set(RatingPoint.objects.filter(game=second).values_list("pk", flat=True))
+
+    # The old game, edited: Cy makes a bid of 2 and ties Ann for second. It keeps its
+    # finish time, so it is rated first again and the later game after it.
+    hand_edit(
+        game=first,
+        number=1,
+        record=HandRecord(pitcher="Cy", bid=2, points=pts("Cy", "Cy", "Ann", "Ann")),
+    )
+    assert stored() == pytest.approx(expected([(["Bob", "Ann", "Cy"], [1, 2, 2]), later]))
+    assert not second_points & set(RatingPoint.objects.values_list("pk", flat=True))
+
+    # Edited again so that nobody has won it: only the later game is rated.
+    hand_edit(
+        game=first,
+        number=2,
+        record=HandRecord(pitcher="Bob", bid=4, points=pts("Cy", "Cy", "Cy", "Cy")),
+    )
+    assert game_state(game=first).result.winner is None
+    assert stored() == pytest.approx(expected([later]))
+
+
+def test_a_new_game_rates_only_itself(make_game, club):
+    with at(moment(2024, 1, 1)):
+        smudge_game(make_game)
+    before = set(RatingPoint.objects.values_list("pk", "mu"))
+    with at(moment(2024, 1, 2)):
+        smudge_game(make_game)
+    assert before <= set(RatingPoint.objects.values_list("pk", "mu"))
+    assert RatingPoint.objects.count() == 6
+
+
+def test_a_team_game_is_rated_as_teams(make_game, club):
+    team_game(make_game)
+    model = PlackettLuce()
+    us, them = model.rate([[model.rating(), model.rating()], [model.rating(), model.rating()]])
+    figures = board(club)
+    assert figures["Ann"].mu == pytest.approx(us[0].mu)
+    assert figures["Dee"].sigma == pytest.approx(them[0].sigma)
+
+
+def test_streaks(make_game, club):
+    # Bob: win, win, loss, win, win, win (the last run is the current one).
+    for day, bob_wins in enumerate([True, True, False, True, True, True], start=1):
+        with at(moment(2024, 2, day)):
+            smudge_game(make_game, ("Ann", "Bob", "Cy") if bob_wins else ("Bob", "Cy", "Ann"))
+    bob = Player.objects.get(name="Bob")
+    found = streaks(player=bob, span=Span(None))
+    assert found == Streaks(longest_wins=3, longest_without=1, current=3, current_won=True)
+    two_days = Span(None, date(2024, 2, 3), date(2024, 2, 4))
+    assert streaks(player=bob, span=two_days) == Streaks(1, 1, 1, True)
+
+
+def test_head_to_head(make_game, club):
+    smudge_game(make_game)  # Bob beats Ann and Cy
+    team_game(make_game)  # Ann and Cy beat Bob and Dee
+    found = player_stats(player=Player.objects.get(name="Ann"), span=Span(None))
+    by = {o.name: o for o in found.opponents}
+    assert (by["Bob"].games, by["Bob"].partners, by["Bob"].wins_against, by["Bob"].losses_to) == (
+        2,
+        0,
+        1,
+        1,
+    )
+    assert (by["Cy"].games, by["Cy"].partners, by["Cy"].wins_against, by["Cy"].ahead) == (
+        2,
+        1,
+        0,
+        1,
+    )
+    assert (by["Dee"].games, by["Dee"].wins_against) == (1, 1)
+
+
+# ---- The ledger ----
+
+
+def partitions(items: list[int]) -> Iterator[list[list[int]]]:
+    if not items:
+        yield []
+        return
+    first, rest = items[0], items[1:]
+    for smaller in partitions(rest):
+        for index in range(len(smaller)):
+            yield [*smaller[:index], [first, *smaller[index]], *smaller[index + 1 :]]
+        yield [[first], *smaller]
+
+
+def fewest_by_brute_force(balances: dict[str, int]) -> int:
+    """The players with a balance less the most groups summing to zero that they can be
+    split into, over every way to split them."""
+    people = [amount for amount in balances.values() if amount]
+    most = 0
+    for split in partitions(list(range(len(people)))):
+        if all(sum(people[i] for i in group) == 0 for group in split):
+            most = max(most, len(split))
+    return len(people) - most
+
+
+def settles(balances: dict[str, int], payments: list[tuple[str, str, int]]) -> bool:
+    left = dict(balances)
+    for payer, payee, amount in payments:
+        assert amount > 0
+        left[payer] += amount
+        left[payee] -= amount
+    return not any(left.values())
+
+
+@pytest.mark.parametrize(
+    ("balances", "fewest"),
+    [
+        ({"A": -3, "B": 3}, 1),
+        ({"A": -2, "B": -1, "C": 3}, 2),
+        ({"A": -5, "B": 5, "C": -3, "D": 3}, 2),
+        # The greedy settlement pays A→E 5 first and needs 4; D→E, A→B, A→C is 3.
+        ({"A": -6, "B": 4, "C": 2, "D": -5, "E": 5}, 3),
+        ({"A": 0, "B": 0}, 0),
+        ({"A": -1, "B": -1, "C": -1, "D": 1, "E": 1, "F": 1}, 3),
+    ],
+)
+def test_the_fewest_payments_settle_every_balance(balances, fewest):
+    payments = fewest_payments(balances)
+    assert settles(balances, payments)
+    assert len(payments) == fewest == fewest_by_brute_force(balances)
+
+
+def test_the_greedy_settlement_can_need_more():
+    balances = {"A": -6, "B": 4, "C": 2, "D": -5, "E": 5}
+    greedy = _greedy(balances, list(balances))
+    assert settles(balances, greedy) and len(greedy) == 4
+
+
+def test_fewest_payments_match_brute_force_on_random_tables():
+    rng = random.Random(7)
+    for _case in range(150):
+        size = rng.randint(2, 7)
+        amounts = [rng.randint(-6, 6) for _ in range(size - 1)]
+        amounts.append(-sum(amounts))
+        balances = {f"P{i}": amount for i, amount in enumerate(amounts)}
+        payments = fewest_payments(balances)
+        assert settles(balances, payments)
+        assert len(payments) == fewest_by_brute_force(balances), balances
+
+
+def test_many_players_are_settled_greedily_in_at_most_n_minus_one():
+    rng = random.Random(3)
+    amounts = [rng.randint(-20, 20) for _ in range(29)]
+    balances = {f"P{i}": a for i, a in enumerate([*amounts, -sum(amounts)])}
+    payments = fewest_payments(balances)
+    assert settles(balances, payments)
+    assert len(payments) <= sum(1 for a in balances.values() if a) - 1
+
+
+def test_unbalanced_books_are_refused():
+    with pytest.raises(ValueError):
+        fewest_payments({"A": 1})
+
+
+def test_the_ledger_nets_chips_and_payments(make_game, club, user):
+    smudge_game(make_game)  # Ann -1, Bob +3, Cy -2
+    team_game(make_game)  # Ann +1, Cy +1, Bob -1, Dee -1
+    span = Span(None)
+    found = ledger(club=club, span=span)
+    # Ann is square (-1 + 1) and not listed.
+    assert {b.name: b.balance for b in found.balances} == {"Bob": 2, "Cy": -1, "Dee": -1}
+    assert {(p.name, q.name, n) for p, q, n in found.payments} == {
+        ("Cy", "Bob", 1),
+        ("Dee", "Bob", 1),
+    }
+
+    players = {p.name: p for p in Player.objects.all()}
+    payment_record(
+        club=club, span=span, payer=players["Cy"], payee=players["Bob"], chips=1, by=user
+    )
+    found = ledger(club=club, span=span)
+    assert {b.name: b.balance for b in found.balances}["Cy"] == 0
+    assert [(p.name, q.name, n) for p, q, n in found.payments] == [("Dee", "Bob", 1)]
+    assert found.chip_value is None
+
+
+def test_the_chip_value_comes_from_the_season_or_the_games(make_game, club):
+    game = smudge_game(make_game)
+    Game.objects.filter(pk=game.pk).update(chip_value="0.25")
+    assert str(ledger(club=club, span=Span(None)).chip_value) == "0.25"
+    season = Season.objects.create(club=club, name="S", start=date(2000, 1, 1), chip_value="1.50")
+    span = span_for(club=club, key=str(season.pk))
+    assert str(ledger(club=club, span=span).chip_value) == "1.50"
+
+
+def test_rebuilding_from_the_hands_gives_the_same_rows(make_game, club):
+    smudge_game(make_game)
+    team_game(make_game)
+    smudge_game(make_game, ("Dee", "Cy", "Bob"))
+
+    def snapshot():
+        lines = sorted(GameLine.objects.values_list("game_id", "player_id", *LINE_COMPARED[1:]))
+        counts = sorted(GameCount.objects.values_list("game_id", *COUNT_COMPARED))
+        ratings = sorted(RatingPoint.objects.values_list("game_id", "player_id", "mu", "sigma"))
+        return lines, counts, ratings
+
+    before = snapshot()
+    stats_rebuild(club=club)
+    assert snapshot() == before
+    rollups_match_the_games(club)
+
+
+def test_partitions_are_every_split():
+    # Bell numbers: the brute force really tries every way to split the players.
+    assert [sum(1 for _ in partitions(list(range(n)))) for n in range(1, 6)] == [1, 2, 5, 15, 52]
+
+
+def test_bids_are_listed_in_their_order():
+    keys = ["moon", "10", "6x2", "6", "2", "7"]
+    assert sorted(keys, key=bid_order) == ["2", "6", "6x2", "7", "10", "moon"]
+
+
+def test_a_synthetic_league_is_legal_and_the_same_for_a_seed(capsys):
+    from django.core.management import call_command
+
+    from pitchkeeper.clubs.models import Club
+    from pitchkeeper.games.models import Hand
+    from pitchkeeper.games.replay import games_replayed
+
+    call_command("generate_league", games=40, seed=5, club="One", years=1)
+    call_command("generate_league", games=40, seed=5, club="Two", years=1)
+    one, two = Club.objects.get(name="One"), Club.objects.get(name="Two")
+    assert "40/40 games" in capsys.readouterr().out
+
+    def hands(club):
+        """The club's hands with players by name (the two clubs' ids differ)."""
+        names = {pk: name for pk, name in club.players.values_list("pk", "name")}
+        rows = Hand.objects.filter(game__club=club).order_by("game_id", "number")
+        return [
+            (number, kind, bid, made, names[pitcher] if pitcher else None, tuple(points))
+            for number, kind, bid, made, pitcher, points in rows.values_list(
+                "number", "kind", "bid", "made", "pitcher_id", "points"
+            )
+        ]
+
+    assert hands(one) and hands(one) == hands(two)
+    # Every game replays through the engine to what was stored.
+    for state in games_replayed(games=one.games.all()):
+        assert bool(state.game.finished_at) == state.result.finished
+        assert [h.kind for h in state.hands] == [h.kind for h in state.result.hands]
+    assert Season.objects.filter(club=one).exists()
+    # Written in bulk, the derived rows are what the incremental path would write.
+    rollups_match_the_games(one)
+
+    def ratings():
+        points = RatingPoint.objects.filter(club=one).values_list("game_id", "player_id", "mu")
+        return sorted((game, player, round(mu, 9)) for game, player, mu in points)
+
+    def lines():
+        return sorted(GameLine.objects.filter(club=one).values_list("game_id", *LINE_COMPARED))
+
+    before = (ratings(), lines())
+    stats_rebuild(club=one)
+    assert (ratings(), lines()) == before
+
+
+def test_the_rebuild_command_fills_in_games_saved_before_the_statistics(make_game, club, capsys):
+    from django.core.management import call_command
+
+    smudge_game(make_game)
+    GameLine.objects.all().delete()
+    MonthLine.objects.all().delete()
+    RatingPoint.objects.all().delete()
+    assert board(club) == {}
+
+    call_command("stats_rebuild")
+
+    assert board(club)["Bob"].wins == 1 and RatingPoint.objects.count() == 3
+    assert "Thursday table: 1 games" in capsys.readouterr().out

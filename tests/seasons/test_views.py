@@ -1,0 +1,335 @@
+"""The season pages: leaderboard, player page, ledger, seasons, exports and the
+practice-game switch; full pages, htmx fragments, fixed query counts, other clubs."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from datetime import date
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+
+from pitchkeeper.clubs.models import Membership, Player
+from pitchkeeper.clubs.players import roster
+from pitchkeeper.clubs.services import club_create
+from pitchkeeper.games.models import Game
+from pitchkeeper.games.services import games_import
+from pitchkeeper.rules import parse_game
+from pitchkeeper.seasons.models import Payment, Season
+from tests.conftest import PASSWORD, sign_in
+from tests.seasons.test_stats import at, moment, smudge_game, team_game
+
+pytestmark = pytest.mark.django_db
+
+HTMX = {"HTTP_HX_REQUEST": "true"}
+
+
+@pytest.fixture
+def season_games(make_game, club):
+    """A setback game Bob wins and a team game Ann and Cy win."""
+    smudge_game(make_game)
+    team_game(make_game)
+    return Player.objects.get(name="Bob")
+
+
+def body(response) -> str:
+    content = b"".join(response.streaming_content) if response.streaming else response.content
+    return content.decode("utf-8")
+
+
+def pages(bob: Player) -> dict[str, str]:
+    return {
+        "leaderboard": reverse("leaderboard"),
+        "player": reverse("player_stats", args=[bob.pk]),
+        "ledger": reverse("ledger"),
+        "seasons": reverse("seasons"),
+    }
+
+
+@pytest.mark.parametrize("page", ["leaderboard", "player", "ledger", "seasons"])
+def test_full_page_and_htmx_fragment(client, season_games, page):
+    url = pages(season_games)[page]
+
+    full = client.get(url)
+    fragment = client.get(url, **HTMX)
+
+    assert full.status_code == fragment.status_code == 200
+    assert "<html" in body(full) and "<html" not in body(fragment)
+    assert body(fragment).lstrip().startswith("<div id=")
+    assert "stats.css" in body(full)
+    # Going back to a page htmx put in the history asks for all of it.
+    restore = client.get(url, HTTP_HX_HISTORY_RESTORE_REQUEST="true", **HTMX)
+    assert "<html" in body(restore)
+
+
+def test_the_leaderboard_shows_every_figure(client, season_games):
+    html = body(client.get(reverse("leaderboard")))
+    for heading in [
+        "Rating",
+        "Games",
+        "Wins",
+        "Win rate",
+        "Average place",
+        "Points per hand",
+        "Hands pitched",
+        "Bids made",
+        "Made at 4",
+        "Set back",
+        "In the hole",
+        "Smudges made",
+        "Revokes",
+        "High per hand",
+        "Game per hand",
+        "Net chips",
+    ]:
+        assert f">{heading}<" in html or f">{heading}&nbsp;" in html, heading
+    assert "In a team game the team" in html
+    assert "1 (1)" in html  # Ann: one game, one of them a team game
+
+
+def names_in_order(html: str) -> list[str]:
+    rows = html.split("<tbody>")[1].split("</tbody>")[0]
+    return [part.split("</a>")[0].split(">")[-1] for part in rows.split('<th scope="row">')[1:]]
+
+
+def test_the_leaderboard_sorts_by_any_column(client, season_games):
+    by_chips = names_in_order(body(client.get(reverse("leaderboard") + "?sort=chips")))
+    assert by_chips[0] == "Bob" and by_chips[-1] == "Dee"  # +2 ... -1
+    reverse_chips = names_in_order(body(client.get(reverse("leaderboard") + "?sort=-chips")))
+    assert reverse_chips == ["Cy", "Dee", "Ann", "Bob"]  # equal figures by name
+    by_place = names_in_order(body(client.get(reverse("leaderboard") + "?sort=place", **HTMX)))
+    assert by_place == ["Ann", "Bob", "Cy", "Dee"]  # 1.5, 1.5, 2, 2: the best first
+    html = body(client.get(reverse("leaderboard") + "?sort=nonsense"))
+    assert 'aria-sort="descending"' in html  # an unknown column sorts by rating
+
+
+def test_the_player_page(client, season_games):
+    bob = season_games
+    html = body(client.get(reverse("player_stats", args=[bob.pk])))
+    assert "<h1>Bob</h1>" in html
+    assert "Partners and opponents" in html and "Dee" in html
+    assert "Longest winning streak: 1 game" in html
+    assert "Bids made, by bid" in html and "<rect" in html
+    assert "Points taken" in html
+    assert html.count('class="game"') == 2
+
+
+def test_the_player_pages_older_games(client, make_game, club):
+    for day in range(1, 24):
+        with at(moment(2024, 3, day)):
+            smudge_game(make_game)
+    bob = Player.objects.get(name="Bob")
+    url = reverse("player_stats", args=[bob.pk])
+    first = body(client.get(url + "?season=all"))
+    assert first.count('class="game"') == 20 and "page=2" in first
+    older = body(client.get(url + "?season=all&page=2", **HTMX))
+    assert older.count('class="game"') == 3 and "<html" not in older
+    assert "Form: rating over time" in first and "<polyline" in first
+
+
+def test_recording_a_payment(client, season_games):
+    dee, bob = Player.objects.get(name="Dee"), season_games
+    url = reverse("ledger") + "?season=all"
+    html = body(client.get(url))
+    assert "Dee pays Bob 1 chip" in html and "Cy pays Bob 1 chip" in html
+
+    response = client.post(url, {"payer": dee.pk, "payee": bob.pk, "chips": 1})
+    assert response.status_code == 302
+    assert Payment.objects.get().chips == 1
+    html = body(client.post(url, {"payer": dee.pk, "payee": dee.pk, "chips": 1}, **HTMX))
+    assert "Choose two different players" in html and Payment.objects.count() == 1
+    html = body(client.get(url))
+    assert "Dee pays Bob" not in html and "Dee paid Bob 1 chip" in html
+
+
+def test_seasons_are_added_changed_and_deleted_by_the_owner(client, club, season_games):
+    response = client.post(
+        reverse("seasons"),
+        {"new-name": "Autumn", "new-start": "2024-09-01", "new-end": "2024-08-01"},
+    )
+    assert response.status_code == 400 and "cannot be before" in body(response)
+    client.post(reverse("seasons"), {"new-name": "Always", "new-start": "2000-01-01"})
+    season = Season.objects.get()
+    assert season.end is None
+
+    prefix = f"s{season.pk}"
+    client.post(
+        reverse("season_edit", args=[season.pk]),
+        {f"{prefix}-name": "Ever", f"{prefix}-start": "2001-01-01", "action": "save"},
+    )
+    season.refresh_from_db()
+    assert (season.name, season.start) == ("Ever", date(2001, 1, 1))
+    # The current season is the default: it holds both games.
+    assert "Ever" in body(client.get(reverse("leaderboard")))
+    client.post(reverse("season_edit", args=[season.pk]), {"action": "delete"})
+    assert not Season.objects.exists()
+
+
+def test_marking_a_game_as_practice(client, season_games):
+    game = Game.objects.order_by("pk").first()
+    url = reverse("game_counts", args=[game.pk])
+
+    fragment = client.post(url, {"counts": "0"}, **HTMX)
+    assert "Practice game: not counted" in body(fragment) and "<html" not in body(fragment)
+    assert "Made at 4" in body(client.get(reverse("leaderboard")))  # Ann's 4s in teams
+    assert ">Smudges made<" in body(client.get(reverse("leaderboard")))
+    response = client.post(url, {"counts": "1"})
+    assert response.status_code == 302
+    game.refresh_from_db()
+    assert game.counts
+
+
+def test_a_viewer_reads_but_changes_nothing(client, club, season_games):
+    viewer = get_user_model().objects.create_user("viewer", password=PASSWORD)
+    Membership.objects.create(club=club, user=viewer, role="viewer")
+    sign_in(client, viewer, club)
+    bob = season_games
+    for url in pages(bob).values():
+        assert client.get(url).status_code == 200
+    assert "Mark as paid" not in body(client.get(reverse("ledger")))
+    ledger_post = client.post(reverse("ledger"), {"payer": bob.pk, "payee": bob.pk, "chips": 1})
+    assert ledger_post.status_code == 403
+    season_post = client.post(reverse("seasons"), {"new-name": "X", "new-start": "2024-01-01"})
+    assert season_post.status_code == 403
+    game = Game.objects.first()
+    assert client.post(reverse("game_counts", args=[game.pk]), {"counts": "0"}).status_code == 403
+
+
+@pytest.fixture
+def stranger(db):
+    """Another club's player, season and game."""
+    outsider = get_user_model().objects.create_user("outsider", password=PASSWORD)
+    other = club_create(name="Other table", owner=outsider)
+    players = roster(["Xu", "Yan", "Zed"], club=other)
+    season = Season.objects.create(club=other, name="Theirs", start=date(2020, 1, 1))
+    from pitchkeeper.games.services import game_create
+    from pitchkeeper.rules import resolve_rules
+
+    game = game_create(
+        players=list(players.values()), first_dealer=players["Xu"], rules=resolve_rules("setback")
+    ).game
+    return players["Xu"], season, game
+
+
+@pytest.mark.parametrize("htmx", [False, True])
+def test_another_clubs_things_are_not_found(client, season_games, stranger, htmx):
+    headers = HTMX if htmx else {}
+    xu, season, game = stranger
+    bob = season_games
+    for method, url, data in [
+        ("get", reverse("player_stats", args=[xu.pk]), {}),
+        ("get", reverse("leaderboard") + f"?season={season.pk}", {}),
+        ("get", reverse("ledger") + f"?season={season.pk}", {}),
+        ("get", reverse("season_export", args=["hands.csv"]) + f"?season={season.pk}", {}),
+        ("post", reverse("season_edit", args=[season.pk]), {"action": "delete"}),
+        ("post", reverse("game_counts", args=[game.pk]), {"counts": "0"}),
+        ("post", reverse("ledger"), {"payer": xu.pk, "payee": bob.pk, "chips": 1}),
+        ("post", reverse("ledger"), {"payer": bob.pk, "payee": xu.pk, "chips": 1}),
+        ("get", reverse("leaderboard") + "?season=nonsense", {}),
+    ]:
+        response = getattr(client, method)(url, data, **headers)
+        assert response.status_code == 404, (method, url, response.status_code)
+    assert Season.objects.filter(pk=season.pk).exists()
+    assert not Payment.objects.exists()
+    game.refresh_from_db()
+    assert game.counts
+
+
+def read_csv(response) -> list[dict[str, str]]:
+    raw = b"".join(response.streaming_content)
+    assert raw.startswith("\ufeff".encode())  # the BOM: spreadsheets read UTF-8
+    assert response["Content-Type"].startswith("text/csv")
+    assert "attachment" in response["Content-Disposition"]
+    return list(csv.DictReader(io.StringIO(raw.decode("utf-8-sig"), newline="")))
+
+
+def test_the_leaderboard_csv_parses_back(client, season_games):
+    Player.objects.filter(name="Dee").update(name='Dee "Ace", Jr.')
+    Player.objects.filter(name="Cy").update(name="=Cy+1")
+    rows = read_csv(client.get(reverse("season_export", args=["leaderboard.csv"])))
+    by = {row["player"]: row for row in rows}
+    # A name a spreadsheet would run as a formula is kept as text.
+    assert set(by) == {"Ann", "Bob", "'=Cy+1", 'Dee "Ace", Jr.'}
+    assert by["Ann"]["games"] == "2" and by["Ann"]["team_games"] == "1"
+    assert by["Bob"]["net_chips"] == "2" and by["Bob"]["bids_4"] == "1"
+    assert float(by["Ann"]["win_rate"]) == 0.5
+    assert by["'=Cy+1"]["took_high"] == "4" and by["'=Cy+1"]["hands_high"] == "5"
+
+
+def test_the_hands_csv_parses_back(client, season_games):
+    rows = read_csv(client.get(reverse("season_export", args=["hands.csv"])))
+    assert len(rows) == 5
+    assert rows[0]["pitcher"] == "Cy" and rows[0]["bid"] == "3" and rows[0]["made"] == "0"
+    assert rows[0]["low"] == "Ann" and rows[1]["high"] == "Bob"
+    assert rows[2]["high"] == "Us" and rows[2]["pitcher"] == "Ann"
+
+
+def test_the_games_json_imports_again(client, season_games):
+    response = client.get(reverse("season_export", args=["games.json"]))
+    data = json.loads(body(response))
+    assert [parse_game(game).seating.players for game in data] == [
+        ("Ann", "Bob", "Cy"),
+        ("Ann", "Bob", "Cy", "Dee"),
+    ]
+    other = club_create(name="Copy", owner=get_user_model().objects.create_user("copier"))
+    imported = games_import(club=other, games=data)
+    assert all(game.finished_at for game in imported)
+    from pitchkeeper.seasons.spans import Span
+    from pitchkeeper.seasons.standings import leaderboard
+
+    copy = {s.name: s.sums for s in leaderboard(club=other, span=Span(None)).standings}
+    original = {
+        s.name: s.sums for s in leaderboard(club=season_games.club, span=Span(None)).standings
+    }
+    assert copy == original
+
+
+def count_queries(client, url: str) -> int:
+    with CaptureQueriesContext(connection) as captured:
+        assert client.get(url).status_code == 200
+    return len(captured)
+
+
+def test_pages_cost_a_fixed_number_of_queries(client, make_game, club, season_games):
+    """More games, more players and more seasons: the same number of queries."""
+    season = Season.objects.create(
+        club=club, name="Spring", start=date(2024, 3, 15), end=date(2024, 5, 10)
+    )
+    bob = season_games
+    urls = [
+        *pages(bob).values(),
+        *(url + f"?season={season.pk}" for url in pages(bob).values()),
+        reverse("leaderboard") + "?season=all&sort=-wins",
+        reverse("ledger") + "?season=all",
+    ]
+    before = [count_queries(client, url) for url in urls]
+
+    for day in range(1, 12):
+        with at(moment(2024, 3 + day % 3, 10 + day)):
+            smudge_game(make_game, ("Bob", "Eve", "Fay") if day % 2 else ("Gus", "Bob", "Ann"))
+    Season.objects.create(club=club, name="Summer", start=date(2024, 6, 1))
+    Payment.objects.create(club=club, payer=bob, payee=Player.objects.get(name="Ann"), chips=1)
+
+    assert [count_queries(client, url) for url in urls] == before
+
+
+@pytest.mark.parametrize(
+    ("page", "queries"),
+    # Session, user and membership (3) and the seasons for the picker (1), then all
+    # time from the monthly rollups: the leaderboard's sums, tallies and ratings (3); a
+    # player (1) with sums, tallies, rating, opponents, rating history, games and
+    # streaks (7); the ledger's chips, payments, names, chip value and the players
+    # to pick from (5). A season
+    # adds itself (1) and, when it starts or ends in the middle of a month, the games
+    # of those days (1 for the ledger, 2 for the others).
+    [("leaderboard", 7), ("player", 12), ("ledger", 9), ("seasons", 4)],
+)
+def test_query_counts(client, season_games, django_assert_num_queries, page, queries):
+    url = pages(season_games)[page] + "?season=all"
+    with django_assert_num_queries(queries):
+        client.get(url)
