@@ -125,16 +125,20 @@ PRESETS: dict[str, Ruleset] = {
         min_bid=1,
         max_bid=None,
         dealer_may_steal=False,
+        # Seed 003 is not a pitch game ("не имеет ничего общего с игрой Питч"): its
+        # "Валет" is any Jack, counted per card like the other court cards.
         categories=(
             HIGH,
             LOW,
-            JACK,
+            Category("jacks", "Jacks", kind="count", max_count=4),
             Category("queens", "Queens", value=2, kind="count", max_count=4),
             Category("kings", "Kings", value=3, kind="count", max_count=4),
             Category("aces", "Aces", value=4, kind="count", max_count=4),
         ),
         low_to="capturer",
         winner="highest_total",
+        # "очки … за старшего или младшего козыря или Валетов"
+        tiebreak=("high", "low", "jacks"),
     ),
     "blind-all-fours": Ruleset(
         preset="blind-all-fours",
@@ -285,7 +289,11 @@ PRESETS: dict[str, Ruleset] = {
         target=101,
         min_bid=4,
         max_bid=18,
-        moon_bids=(MoonBid("smudge", "Smudge", 19), MoonBid("blind", "Blind smudge", 20)),
+        # Seed 004's smudge bid needs every trick too; nine-five changes only its value.
+        moon_bids=(
+            MoonBid("smudge", "Smudge", 19, all_tricks=True),
+            MoonBid("blind", "Blind smudge", 20, all_tricks=True),
+        ),
         dealer_may_steal=False,
         categories=NINE_FIVE_POINTS,
         winner="bidder_out",
@@ -415,7 +423,7 @@ PRESET_INFO: dict[str, PresetInfo] = {
     "pitch-with-bidding": PresetInfo(
         "Pitch with bidding",
         "other",
-        "Open bids; Queens, Kings and Aces count too; the highest total wins.",
+        "Open bids; each Jack 1, Queen 2, King 3, Ace 4 taken counts; the highest total wins.",
         "seed 003",
     ),
     "blind-all-fours": PresetInfo(
