@@ -178,7 +178,8 @@ def test_max_bid_may_be_open_ended():
             "razzle-dazzle, wahoo-ten, susqy-river, roadhouse, cell, seven-point, seventeen-point, "
             "maryland-jack, high-five, partnership-draw, nine-five, nine-five-hotshot, "
             "nine-five-connecticut, five-nine-connecticut, bonanza, contway-six, five-point-joker, "
-            "six-point-joker, smear",
+            "six-point-joker, smear, partnership-21, plain-auction-pitch, chicago-pitch, "
+            "three-pitch, off-three-pitch, all-fours",
         ),
         (
             {"preset": ["setback"]},
@@ -187,7 +188,8 @@ def test_max_bid_may_be_open_ended():
             "razzle-dazzle, wahoo-ten, susqy-river, roadhouse, cell, seven-point, seventeen-point, "
             "maryland-jack, high-five, partnership-draw, nine-five, nine-five-hotshot, "
             "nine-five-connecticut, five-nine-connecticut, bonanza, contway-six, five-point-joker, "
-            "six-point-joker, smear",
+            "six-point-joker, smear, partnership-21, plain-auction-pitch, chicago-pitch, "
+            "three-pitch, off-three-pitch, all-fours",
         ),
         ({"colour": 1}, "unknown rule setting colour"),
         ({"winner": "first"}, "winner must be one of count_order, bidder_out, highest_total"),

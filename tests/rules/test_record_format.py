@@ -410,7 +410,8 @@ BAD_RECORDS = {
         "razzle-dazzle, wahoo-ten, susqy-river, roadhouse, cell, seven-point, seventeen-point, "
         "maryland-jack, high-five, partnership-draw, nine-five, nine-five-hotshot, "
         "nine-five-connecticut, five-nine-connecticut, bonanza, contway-six, five-point-joker, "
-        "six-point-joker, smear",
+        "six-point-joker, smear, partnership-21, plain-auction-pitch, chicago-pitch, three-pitch, "
+        "off-three-pitch, all-fours",
     ),
     "unknown rule setting": (
         set_in(("rules",), {"preset": "setback", "trumps": "hearts"}),
@@ -583,7 +584,8 @@ BAD_RECORDS = {
         "razzle-dazzle, wahoo-ten, susqy-river, roadhouse, cell, seven-point, seventeen-point, "
         "maryland-jack, high-five, partnership-draw, nine-five, nine-five-hotshot, "
         "nine-five-connecticut, five-nine-connecticut, bonanza, contway-six, five-point-joker, "
-        "six-point-joker, smear",
+        "six-point-joker, smear, partnership-21, plain-auction-pitch, chicago-pitch, three-pitch, "
+        "off-three-pitch, all-fours",
     ),
     "players not a list": (
         set_in(("players",), "Ann, Bob, Cy, Dee"),

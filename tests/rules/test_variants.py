@@ -107,7 +107,9 @@ def test_the_first_presets_keep_their_place_and_every_preset_its_info():
     assert list(PRESET_INFO) == list(PRESETS)
     for name, info in PRESET_INFO.items():
         assert info.group in GROUPS, name
-        assert info.label and info.description and info.source.startswith("seed"), name
+        assert info.label and info.description, name
+        # A preset names its seed, or says plainly that no seed gives it.
+        assert info.source.startswith(("seed", "house preset")), name
         assert len(info.description) <= 90, name
 
 
@@ -144,8 +146,19 @@ smear                 2-7 each  11  2-5  plain   -                  dealer_force
 SETTINGS = {line.split()[0]: line.split()[1:] for line in SETTINGS_TABLE.strip().splitlines()}
 
 
+# The presets of the seeds' second look (test_presets.py) and the first five.
+LATER = {
+    "partnership-21",
+    "plain-auction-pitch",
+    "chicago-pitch",
+    "three-pitch",
+    "off-three-pitch",
+    "all-fours",
+}
+
+
 def test_every_variant_preset_is_listed():
-    assert set(SETTINGS) == set(PRESETS) - {
+    assert set(SETTINGS) == set(PRESETS) - LATER - {
         "setback",
         "auction-pitch",
         "partnership",
@@ -1552,6 +1565,9 @@ def test_new_settings_default_to_what_the_engine_did_before_them():
         "score_floor",
         "lose_at",
         "draw_at",
+        "auction_until_one",
+        "forced_bid",
+        "sweep_chips",
     ):
         del stored[name]
 
