@@ -530,8 +530,9 @@ class _Game:
     scores: dict[str, int]
     setbacks: dict[str, int]
     tiebreak: dict[str, int]
-    sweeps: dict[str, int]
     hands: list[HandResult] = field(default_factory=list)
+    # The hands in which each side took every point, for side bets.
+    sweeps: dict[str, int] = field(default_factory=dict)
     winner: str | None = None
     won_by: WonBy | None = None
     reached: tuple[Reach, ...] = ()
@@ -660,7 +661,7 @@ class _Game:
         for side in sides:
             mine = {key: taken_by.get(side, 0) for key, taken_by in by_category.items()}
             if _took_everything(rules, mine):
-                self.sweeps[side] += 1
+                self.sweeps[side] = self.sweeps.get(side, 0) + 1
         # Sides (teams too) in bidding order, for ties.
         order = tuple(dict.fromkeys(map(seating.side_of, bidding_order(seating, self.dealer))))
         self._decide(before, delta, outcome, pitching, offer, order)
@@ -875,7 +876,6 @@ def replay(
         scores=dict.fromkeys(sides, 0),
         setbacks=dict.fromkeys(sides, 0),
         tiebreak=dict.fromkeys(sides, 0),
-        sweeps=dict.fromkeys(sides, 0),
     )
     for record in hands:
         game.play(record)
@@ -889,5 +889,5 @@ def replay(
         won_by=game.won_by,
         reached=game.reached,
         settlement=settle(rules, game.scores, game.setbacks, game.winner, game.sweeps),
-        sweeps=dict(game.sweeps),
+        sweeps={side: game.sweeps.get(side, 0) for side in sides},
     )
