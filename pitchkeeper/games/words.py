@@ -24,6 +24,7 @@ CATEGORY_LABELS = {
     "low": pgettext_lazy("point", "Low"),
     "jack": pgettext_lazy("point", "Jack"),
     "game": pgettext_lazy("point", "Game"),
+    "jacks": pgettext_lazy("point", "Jacks"),
     "queens": pgettext_lazy("point", "Queens"),
     "kings": pgettext_lazy("point", "Kings"),
     "aces": pgettext_lazy("point", "Aces"),
@@ -71,7 +72,7 @@ NOBODY_WORDS = {
     **{
         key: NOT_DEALT
         for key in CATEGORY_LABELS
-        if key not in ("high", "low", "game", "last_trick", "queens", "kings", "aces")
+        if key not in ("high", "low", "game", "last_trick", "jacks", "queens", "kings", "aces")
     },
 }
 
@@ -139,6 +140,12 @@ PRESET_LABELS = {
     "five-point-joker": gettext_lazy("Five-point joker pitch"),
     "six-point-joker": gettext_lazy("Six-point joker pitch"),
     "smear": gettext_lazy("Smear (5-point)"),
+    "partnership-21": gettext_lazy("Partnership to 21"),
+    "plain-auction-pitch": gettext_lazy("Plain auction pitch"),
+    "chicago-pitch": gettext_lazy("Chicago pitch"),
+    "three-pitch": gettext_lazy("Three of trumps pitch"),
+    "off-three-pitch": gettext_lazy("Off-three pitch"),
+    "all-fours": gettext_lazy("All fours (pub game)"),
 }
 
 
@@ -152,7 +159,7 @@ PRESET_DESCRIPTIONS = {
         "Teams, partners sitting opposite; bids 2–4 or a smudge of 5, to 11."
     ),
     "pitch-with-bidding": gettext_lazy(
-        "Open bids; Queens, Kings and Aces count too; the highest total wins."
+        "Open bids; each Jack 1, Queen 2, King 3, Ace 4 taken counts; the highest total wins."
     ),
     "blind-all-fours": gettext_lazy("No bidding: the player left of the dealer pitches; to 11."),
     "ten-point": gettext_lazy(
@@ -216,6 +223,22 @@ PRESET_DESCRIPTIONS = {
     ),
     "smear": gettext_lazy(
         "High, Low, Jack, jick and Game; bids 2–5; the highest score wins, ties to the bidder."
+    ),
+    "partnership-21": gettext_lazy("Teams; bids 1–4 or a smudge of 5 (every trick); to 21."),
+    "plain-auction-pitch": gettext_lazy(
+        "Bids 1–4, to 11; a made 4 wins at once unless in the hole; all pass: redeal."
+    ),
+    "chicago-pitch": gettext_lazy(
+        "Auction pitch where the Five of trumps is worth 5; bids 1–9; to 11."
+    ),
+    "three-pitch": gettext_lazy(
+        "Auction pitch where the Three of trumps is worth 3; bids 1–7; to 11."
+    ),
+    "off-three-pitch": gettext_lazy(
+        "Auction pitch where the off-three is worth 3, the Three of trumps nothing; to 11."
+    ),
+    "all-fours": gettext_lazy(
+        "Two teams, no bidding, to 11; a chip from the others for taking all four points."
     ),
 }
 

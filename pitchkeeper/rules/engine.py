@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -35,7 +35,8 @@ class HandRecord:
     Give ``pitcher`` and ``bid``, or the whole ``auction`` as (player, bid or None for a
     pass) in bidding order. ``points`` maps every category key to who took it.
     ``partner``, where the pitcher calls one, is who held the called card; None when
-    the pitcher held it and played alone.
+    the pitcher held it and played alone. ``forced`` names the players whose hands
+    forced a bid (``Ruleset.forced_bid``).
     """
 
     misdeal: bool = False
@@ -47,6 +48,7 @@ class HandRecord:
     all_tricks: bool = False
     dealer: str | None = None
     partner: str | None = None
+    forced: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -94,6 +96,8 @@ class GameResult:
     # Every side that reached the target on the winning hand, in order.
     reached: tuple[Reach, ...] = ()
     settlement: dict[str, int] | None = None
+    # The hands in which each side took every point (all fours' side bets).
+    sweeps: dict[str, int] = field(default_factory=dict)
 
     @property
     def finished(self) -> bool:
@@ -107,10 +111,23 @@ class GameResult:
         return self.scores[side] < 0
 
     def payments(self) -> list[tuple[str, str, int]]:
-        """The settlement as (payer, payee, amount), every loser paying the winner."""
+        """The settlement as (payer, payee, amount): every side that is down pays the
+        sides that are up, the winner first, so a game stake alone is every loser
+        paying the winner."""
         if not self.settlement or self.winner is None:
             return []
-        return [(side, self.winner, -net) for side, net in self.settlement.items() if net < 0]
+        due = {side: net for side, net in self.settlement.items() if net > 0}
+        payees = sorted(due, key=lambda side: side != self.winner)
+        paid: list[tuple[str, str, int]] = []
+        for payer, net in self.settlement.items():
+            owed = -net
+            for payee in payees:
+                amount = min(owed, due[payee])
+                if amount > 0:
+                    paid.append((payer, payee, amount))
+                    owed -= amount
+                    due[payee] -= amount
+        return paid
 
 
 def eldest_of(seating: Seating, dealer: str) -> str:
@@ -131,45 +148,75 @@ def legal_bids(
     dealer: str,
     auction: Sequence[tuple[str, Bid | None]],
     scores: Scores | None = None,
+    forced: Collection[str] = (),
 ) -> tuple[str, list[Bid], bool]:
     """Whose turn it is in a partly recorded auction, the bids open to them (lowest
     first), and whether they may pass. The auction so far must be legal.
 
     ``scores``, each side's score before the hand, leaves out the moon bids the
     bidder's side may not make at its score; without it they are all offered.
+    ``forced`` names the players whose hands force a bid.
     """
     order = bidding_order(seating, dealer)
-    if len(auction) >= len(order):
+    auction = [(seating.player(name), bid) for name, bid in auction]
+    player = _next_bidder(rules, order, auction)
+    if player is None:
         raise RuleError("the auction is complete", field="auction")
     placed = [
         _check_bid(rules, seating, name, bid, None) for name, bid in auction if bid is not None
     ]
     high = max(placed, key=lambda earlier: earlier.rank, default=None)
-    player = order[len(auction)]
-    forced = _forced(rules, player, dealer, high)
+    least = _least_bid(rules, player, dealer, high, forced)
     open_to = []
     for bid in all_bids(rules):
         offer = contract(rules, bid)
         assert offer is not None  # every bid all_bids gives is a bid of the rules
         if not _outbids(rules, offer, high, player == dealer):
             continue
-        if forced and offer.rank < _forced_rank(rules):
+        if least is not None and offer.rank < (0, least, 0):
             continue
         if _moon_refusal(rules, seating, player, bid, scores) is None:
             open_to.append(bid)
-    return player, open_to, not forced
+    return player, open_to, least is None
 
 
-def _forced(rules: Ruleset, player: str, dealer: str, high: Contract | None) -> bool:
-    return player == dealer and high is None and rules.all_pass == "dealer_forced"
+def _next_bidder(
+    rules: Ruleset, order: tuple[str, ...], auction: Sequence[tuple[str, Bid | None]]
+) -> str | None:
+    """Whose turn it is after ``auction`` (players as seated), None once it is over:
+    after one round, or with ``auction_until_one`` once all but one have passed."""
+    if len(auction) < len(order):
+        return order[len(auction)]
+    passed = {name for name, bid in auction if bid is None}
+    if not rules.auction_until_one or len(order) - len(passed) <= 1:
+        return None
+    last = order.index(auction[-1][0])
+    return next(
+        order[(last + step) % len(order)]
+        for step in range(1, len(order))
+        if order[(last + step) % len(order)] not in passed
+    )
 
 
-def _forced_least(rules: Ruleset) -> int:
-    return max(rules.min_bid, rules.forced_min_bid)
+def _least_bid(
+    rules: Ruleset, player: str, dealer: str, high: Contract | None, forced: Collection[str]
+) -> int | None:
+    """The least numbered bid ``player`` must make now, or None when a pass will do:
+    a dealer everybody passed to, or a player whose hand forces a bid that the
+    bidding has not yet reached."""
+    least: list[int] = []
+    if player == dealer and high is None and rules.all_pass == "dealer_forced":
+        least.append(max(rules.min_bid, rules.forced_min_bid))
+    bid = rules.forced_bid
+    if bid is not None and player in forced and (high is None or high.rank < (0, bid, 0)):
+        least.append(max(rules.min_bid, bid))
+    return max(least, default=None)
 
 
-def _forced_rank(rules: Ruleset) -> tuple[int, int, int]:
-    return (0, _forced_least(rules), 0)
+def _least_words(rules: Ruleset, player: str, dealer: str, high: Contract | None) -> str:
+    if player == dealer and high is None and rules.all_pass == "dealer_forced":
+        return f"everybody else passed, so {dealer}, the dealer,"
+    return f"{player}'s hand forces a bid, so {player}"
 
 
 def _outbids(rules: Ruleset, bid: Contract, high: Contract | None, by_dealer: bool) -> bool:
@@ -210,14 +257,15 @@ def check_auction(
     dealer: str,
     auction: Sequence[Sequence[Any]],
     scores: Scores | None = None,
+    forced: Collection[str] = (),
 ) -> tuple[str | None, Bid | None]:
     """The pitcher and the winning bid of a recorded auction (None, None: all passed).
 
     ``scores``, each side's score before the hand, refuses the moon bids a side may
-    not make at its score.
+    not make at its score; ``forced`` names the players whose hands force a bid.
     """
     order = bidding_order(seating, dealer)
-    if len(auction) != len(order):
+    if not rules.auction_until_one and len(auction) != len(order):
         raise RuleError(
             f"the auction must have each of the {len(order)} players once, "
             f"from {order[0]} (left of the dealer) round to {dealer}, the dealer",
@@ -226,31 +274,38 @@ def check_auction(
     high: Contract | None = None
     high_bid: Bid | None = None
     high_bidder: str | None = None
-    for expected, entry in zip(order, auction, strict=True):
+    bids: list[tuple[str, Bid | None]] = []
+    for entry in auction:
         if not isinstance(entry, Sequence) or isinstance(entry, str) or len(entry) != 2:
             raise RuleError("each auction entry is a player and a bid (null for a pass)")
         player = seating.player(entry[0])
         bid = entry[1]
+        expected = _next_bidder(rules, order, bids)
+        if expected is None:
+            raise RuleError(
+                f"the auction was over, everybody but {high_bidder} having passed, "
+                f"before {player}'s {'pass' if bid is None else bid}",
+                field="auction",
+            )
         if player != expected:
             raise RuleError(
                 f"{expected} bids before {player}: the auction goes clockwise "
                 f"from {order[0]}, left of the dealer, to {dealer}, the dealer",
                 field="auction",
             )
-        forced = _forced(rules, player, dealer, high)
+        bids.append((player, bid))
+        least = _least_bid(rules, player, dealer, high, forced)
         if bid is None:
-            if forced:
+            if least is not None:
                 raise RuleError(
-                    f"everybody else passed, so {dealer}, the dealer, must bid at least "
-                    f"{_forced_least(rules)}",
+                    f"{_least_words(rules, player, dealer, high)} must bid at least {least}",
                     field="auction",
                 )
             continue
         offer = _check_bid(rules, seating, player, bid, scores)
-        if forced and offer.rank < _forced_rank(rules):
+        if least is not None and offer.rank < (0, least, 0):
             raise RuleError(
-                f"everybody else passed, so {dealer}, the dealer, must bid at least "
-                f"{_forced_least(rules)}",
+                f"{_least_words(rules, player, dealer, high)} must bid at least {least}",
                 field="auction",
             )
         if high is not None and not _outbids(rules, offer, high, player == dealer):
@@ -266,6 +321,13 @@ def check_auction(
                 field="auction",
             )
         high, high_bid, high_bidder = offer, bid, player
+    waiting = _next_bidder(rules, order, bids)
+    if waiting is not None:
+        raise RuleError(
+            f"the auction goes round until all but one have passed: {waiting} "
+            "must still bid or pass",
+            field="auction",
+        )
     return high_bidder, high_bid
 
 
@@ -469,6 +531,8 @@ class _Game:
     setbacks: dict[str, int]
     tiebreak: dict[str, int]
     hands: list[HandResult] = field(default_factory=list)
+    # The hands in which each side took every point, for side bets.
+    sweeps: dict[str, int] = field(default_factory=dict)
     winner: str | None = None
     won_by: WonBy | None = None
     reached: tuple[Reach, ...] = ()
@@ -515,6 +579,7 @@ class _Game:
 
     def _contract(self, record: HandRecord) -> tuple[str | None, Bid | None]:
         rules, seating = self.rules, self.seating
+        forced = self._forced(record)
         if not rules.bidding:
             if record.auction is not None or record.bid is not None:
                 raise RuleError("this game has no bidding: the eldest hand pitches", field="bid")
@@ -525,7 +590,9 @@ class _Game:
                 )
             return eldest, None
         if record.auction is not None:
-            pitcher, bid = check_auction(rules, seating, self.dealer, record.auction, self.scores)
+            pitcher, bid = check_auction(
+                rules, seating, self.dealer, record.auction, self.scores, forced
+            )
             if record.pitcher is not None and pitcher is None:
                 raise RuleError("everybody passed, so nobody pitched", field="pitcher")
             if record.pitcher is not None and seating.player(record.pitcher) != pitcher:
@@ -536,8 +603,19 @@ class _Game:
         if record.pitcher is None or record.bid is None:
             raise RuleError("give the pitcher and the bid, or the whole auction", field="pitcher")
         pitcher = seating.player(record.pitcher)
-        _check_bid(rules, seating, pitcher, record.bid, self.scores)
+        offer = _check_bid(rules, seating, pitcher, record.bid, self.scores)
+        if forced and rules.forced_bid is not None and offer.rank < (0, rules.forced_bid, 0):
+            raise RuleError(
+                f"{forced[0]}'s hand forced a bid of at least {rules.forced_bid}, "
+                f"so the auction cannot have been won with {record.bid}",
+                field="bid",
+            )
         return pitcher, record.bid
+
+    def _forced(self, record: HandRecord) -> tuple[str, ...]:
+        if record.forced and self.rules.forced_bid is None:
+            raise RuleError("in this game no hand forces a bid", field="forced")
+        return tuple(dict.fromkeys(self.seating.player(name) for name in record.forced))
 
     def _partner(self, record: HandRecord, pitcher: str) -> str | None:
         if record.partner is None:
@@ -580,6 +658,10 @@ class _Game:
         set_back = tuple(side for side in sides if side in outcome.set_back)
         for side in set_back:
             self.setbacks[side] += 1
+        for side in sides:
+            mine = {key: taken_by.get(side, 0) for key, taken_by in by_category.items()}
+            if _took_everything(rules, mine):
+                self.sweeps[side] = self.sweeps.get(side, 0) + 1
         # Sides (teams too) in bidding order, for ties.
         order = tuple(dict.fromkeys(map(seating.side_of, bidding_order(seating, self.dealer))))
         self._decide(before, delta, outcome, pitching, offer, order)
@@ -653,7 +735,9 @@ def _best(scores: Mapping[str, int], sides: Sequence[str]) -> str:
 def _refuse_entries(record: HandRecord, message: str) -> None:
     if record.points or record.revoked or record.all_tricks or record.partner:
         raise RuleError(message, field="points")
-    if record.misdeal and (record.auction or record.pitcher or record.bid is not None):
+    if record.misdeal and (
+        record.auction or record.pitcher or record.bid is not None or record.forced
+    ):
         raise RuleError(message, field="misdeal")
 
 
@@ -746,25 +830,35 @@ def _highest_total(
 
 
 def settle(
-    rules: Ruleset, scores: dict[str, int], setbacks: dict[str, int], winner: str | None
+    rules: Ruleset,
+    scores: dict[str, int],
+    setbacks: dict[str, int],
+    winner: str | None,
+    sweeps: Mapping[str, int] | None = None,
 ) -> dict[str, int] | None:
-    """Each side's net chips once the game is won; they sum to zero. A drawn game
-    (no winner) is not settled."""
-    if winner is None or rules.settlement == "none":
+    """Each side's net chips once the game is won, the game's stake and the side bets
+    on ``sweeps`` (hands in which a side took every point); they sum to zero. A drawn
+    game (no winner) is not settled."""
+    if winner is None or (rules.settlement == "none" and not rules.sweep_chips):
         return None
-    owed: dict[str, int] = {}
+    net = dict.fromkeys(scores, 0)
     for side, score in scores.items():
-        if side == winner:
+        if side == winner or rules.settlement == "none":
             continue
         if rules.settlement == "chips":
             # Seed 000: 1 chip from a player above zero, 2 from one at zero or below.
             base = rules.chips_plus if score > 0 else rules.chips_zero_or_minus
-            owed[side] = base + rules.chips_per_setback * setbacks[side]
+            owed = base + rules.chips_per_setback * setbacks[side]
         else:
             # Seed 004: everybody antes, and pays the ante again for each setback.
-            owed[side] = rules.ante * (1 + setbacks[side])
-    net = {side: -owed.get(side, 0) for side in scores}
-    net[winner] = sum(owed.values())
+            owed = rules.ante * (1 + setbacks[side])
+        net[side] -= owed
+        net[winner] += owed
+    for side, count in (sweeps or {}).items():
+        for other in scores:
+            if other != side:
+                net[other] -= rules.sweep_chips * count
+                net[side] += rules.sweep_chips * count
     return net
 
 
@@ -794,5 +888,6 @@ def replay(
         winner=game.winner,
         won_by=game.won_by,
         reached=game.reached,
-        settlement=settle(rules, game.scores, game.setbacks, game.winner),
+        settlement=settle(rules, game.scores, game.setbacks, game.winner, game.sweeps),
+        sweeps={side: game.sweeps.get(side, 0) for side in sides},
     )

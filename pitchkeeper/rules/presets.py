@@ -26,6 +26,7 @@ from .ruleset import (
     OFF_ACE,
     OFF_FIVE,
     OFF_JACK,
+    OFF_THREE,
     TEN,
     THREE,
     TWO,
@@ -95,6 +96,22 @@ TEN_POINT = Ruleset(
     categories=TEN_POINTS,
 )
 
+HLJ = (HIGH, LOW, JACK)
+
+# Seed 004, Auction pitch, as it gives it: "минимальная ставка — 1", the bid of four
+# is the smudge, "если никто не делает ставку, раздача отменяется и тот же раздающий
+# раздаёт снова", the pitcher counted first and then High, Low, Jack, Game; and its
+# minor variant, the smudge that "если не «in the hole» … автоматически выигрывает
+# всю игру". The game is to 11: the other targets are "не до 11 очков, а до 7, 9, 15
+# или 21".
+PLAIN_AUCTION_PITCH = Ruleset(
+    preset="plain-auction-pitch",
+    target=11,
+    min_bid=1,
+    dealer_may_steal=False,
+    smudge="wins_game",
+)
+
 PRESETS: dict[str, Ruleset] = {
     "setback": Ruleset(
         preset="setback",
@@ -125,16 +142,20 @@ PRESETS: dict[str, Ruleset] = {
         min_bid=1,
         max_bid=None,
         dealer_may_steal=False,
+        # Seed 003 is not a pitch game ("не имеет ничего общего с игрой Питч"): its
+        # "Валет" is any Jack, counted per card like the other court cards.
         categories=(
             HIGH,
             LOW,
-            JACK,
+            Category("jacks", "Jacks", kind="count", max_count=4),
             Category("queens", "Queens", value=2, kind="count", max_count=4),
             Category("kings", "Kings", value=3, kind="count", max_count=4),
             Category("aces", "Aces", value=4, kind="count", max_count=4),
         ),
         low_to="capturer",
         winner="highest_total",
+        # "очки … за старшего или младшего козыря или Валетов"
+        tiebreak=("high", "low", "jacks"),
     ),
     "blind-all-fours": Ruleset(
         preset="blind-all-fours",
@@ -277,6 +298,8 @@ PRESETS: dict[str, Ruleset] = {
         all_pass="dealer_forced",
         low_to="capturer",
     ),
+    # Every nine-five: "Минимальная ставка 9 вынуждена, если игрок держит 9 и другую
+    # карту той же масти" (forced_bid).
     "nine-five": Ruleset(
         preset="nine-five",
         min_players=4,
@@ -285,8 +308,13 @@ PRESETS: dict[str, Ruleset] = {
         target=101,
         min_bid=4,
         max_bid=18,
-        moon_bids=(MoonBid("smudge", "Smudge", 19), MoonBid("blind", "Blind smudge", 20)),
+        # Seed 004's smudge bid needs every trick too; nine-five changes only its value.
+        moon_bids=(
+            MoonBid("smudge", "Smudge", 19, all_tricks=True),
+            MoonBid("blind", "Blind smudge", 20, all_tricks=True),
+        ),
         dealer_may_steal=False,
+        forced_bid=9,
         categories=NINE_FIVE_POINTS,
         winner="bidder_out",
         lose_at=-100,
@@ -301,6 +329,7 @@ PRESETS: dict[str, Ruleset] = {
         max_bid=17,
         moon_bids=(MoonBid("hotshot", "Hotshot", 18, decides_game=True),),
         dealer_may_steal=False,
+        forced_bid=9,
         categories=NINE_FIVE_POINTS,
         winner="bidder_out",
         lose_at=-100,
@@ -314,6 +343,7 @@ PRESETS: dict[str, Ruleset] = {
         min_bid=4,
         max_bid=18,
         dealer_may_steal=False,
+        forced_bid=9,
         redeal_passes_deal=True,
         categories=NINE_FIVE_POINTS,
     ),
@@ -327,6 +357,7 @@ PRESETS: dict[str, Ruleset] = {
         max_bid=18,
         moon_bids=(MoonBid("double-18", "Double 18", 36, all_tricks=True),),
         dealer_may_steal=False,
+        forced_bid=9,
         all_pass="dealer_forced",
         categories=NINE_FIVE_POINTS,
         winner="bidder_out",
@@ -341,6 +372,9 @@ PRESETS: dict[str, Ruleset] = {
         max_bid=18,
         moon_bids=(_moon(18, decides_game=True, allowed_in_hole=False, allowed_under=46),),
         dealer_may_steal=False,
+        # "Есть аукционная ставка, которая продолжается до тех пор, пока все, кроме
+        # одного игрока, не пасуют."
+        auction_until_one=True,
         all_pass="dealer_forced",
         forced_min_bid=1,
         categories=(HIGH, LOW, JACK, TEN, NINE, FIVE),
@@ -389,6 +423,54 @@ PRESETS: dict[str, Ruleset] = {
         categories=(HIGH, LOW, JACK, OFF_JACK, GAME),
         winner="highest_total",
     ),
+    # --- The readings and variants added for the seeds' second look.
+    # Seed 004's partnership pitch with seeds 001 and 004's lowest bid: "минимальная
+    # ставка — 1", played "до более высокого количества очков, например 21".
+    "partnership-21": Ruleset(
+        preset="partnership-21",
+        min_players=4,
+        max_players=6,
+        partnership=True,
+        target=21,
+        min_bid=1,
+        max_bid=5,
+        all_pass="dealer_forced",
+        low_to="capturer",
+        smudge="all_tricks",
+    ),
+    "plain-auction-pitch": PLAIN_AUCTION_PITCH,
+    # Seed 004: "пятёрка козырей может стоить 5 очков («Chicago pitch»)". The top bid
+    # is still the smudge, now of every point there is.
+    "chicago-pitch": replace(
+        PLAIN_AUCTION_PITCH, preset="chicago-pitch", max_bid=9, categories=(*HLJ, FIVE, GAME)
+    ),
+    # Seed 004: "или тройка козырей 3 очка".
+    "three-pitch": replace(
+        PLAIN_AUCTION_PITCH, preset="three-pitch", max_bid=7, categories=(*HLJ, THREE, GAME)
+    ),
+    # Seed 004: "off-three может стоить 3 очка, в то время как тройка козырей
+    # сохраняет обычную стоимость 0 очков".
+    "off-three-pitch": replace(
+        PLAIN_AUCTION_PITCH,
+        preset="off-three-pitch",
+        max_bid=7,
+        categories=(*HLJ, OFF_THREE, GAME),
+    ),
+    # Seed 004: the pub game of the north of England, "четырёхигровой вариант питча в
+    # партнёрстве, играемый до 11 очков. Боковые ставки делаются за выигрыш всех
+    # четырёх очков в одной руке". It is blind all fours: no bidding.
+    "all-fours": Ruleset(
+        preset="all-fours",
+        min_players=4,
+        max_players=4,
+        partnership=True,
+        target=11,
+        bidding=False,
+        min_bid=1,
+        max_bid=None,
+        dealer_may_steal=False,
+        sweep_chips=1,
+    ),
 }
 
 DEFAULT_PRESET = "setback"
@@ -415,7 +497,7 @@ PRESET_INFO: dict[str, PresetInfo] = {
     "pitch-with-bidding": PresetInfo(
         "Pitch with bidding",
         "other",
-        "Open bids; Queens, Kings and Aces count too; the highest total wins.",
+        "Open bids; each Jack 1, Queen 2, King 3, Ace 4 taken counts; the highest total wins.",
         "seed 003",
     ),
     "blind-all-fours": PresetInfo(
@@ -554,7 +636,43 @@ PRESET_INFO: dict[str, PresetInfo] = {
         "Smear (5-point)",
         "other",
         "High, Low, Jack, jick and Game; bids 2–5; the highest score wins, ties to the bidder.",
-        "seed 004, Off-jack, jokers and unusual trumps; seed 003 for the win",
+        "house preset: seed 004 only points to smear for the jick and jokers",
+    ),
+    "partnership-21": PresetInfo(
+        "Partnership to 21",
+        "partnership",
+        "Teams; bids 1–4 or a smudge of 5 (every trick); to 21.",
+        "seed 004, Partnership pitch; seed 001 for the bids",
+    ),
+    "plain-auction-pitch": PresetInfo(
+        "Plain auction pitch",
+        "classic",
+        "Bids 1–4, to 11; a made 4 wins at once unless in the hole; all pass: redeal.",
+        "seed 004, Auction pitch",
+    ),
+    "chicago-pitch": PresetInfo(
+        "Chicago pitch",
+        "classic",
+        "Auction pitch where the Five of trumps is worth 5; bids 1–9; to 11.",
+        "seed 004, Off-jack, jokers and unusual trumps",
+    ),
+    "three-pitch": PresetInfo(
+        "Three of trumps pitch",
+        "classic",
+        "Auction pitch where the Three of trumps is worth 3; bids 1–7; to 11.",
+        "seed 004, Off-jack, jokers and unusual trumps",
+    ),
+    "off-three-pitch": PresetInfo(
+        "Off-three pitch",
+        "classic",
+        "Auction pitch where the off-three is worth 3, the Three of trumps nothing; to 11.",
+        "seed 004, Off-jack, jokers and unusual trumps",
+    ),
+    "all-fours": PresetInfo(
+        "All fours (pub game)",
+        "partnership",
+        "Two teams, no bidding, to 11; a chip from the others for taking all four points.",
+        "seed 004, Pitch or blind all fours",
     ),
 }
 
@@ -626,6 +744,7 @@ NULLABLE = {
     "score_floor": "no floor",
     "lose_at": "nobody loses by falling",
     "draw_at": "no draw",
+    "forced_bid": "no hand forces a bid",
 }
 
 

@@ -30,6 +30,7 @@ HAND_KEYS = {
     "all_tricks",
     "dealer",
     "partner",
+    "forced",
 }
 
 
@@ -144,6 +145,9 @@ def parse_hand(raw: Any, rules: Ruleset | None = None) -> HandRecord:
     revoked = raw.get("revoked", [])
     if not isinstance(revoked, list) or not all(isinstance(n, str) for n in revoked):
         raise RuleError('"revoked" must be a list of names', field="revoked")
+    forced = raw.get("forced", [])
+    if not isinstance(forced, list) or not all(isinstance(n, str) for n in forced):
+        raise RuleError('"forced" must be a list of names', field="forced")
     points = raw.get("points", {})
     if not isinstance(points, Mapping):
         raise RuleError('"points" must map each category to who took it', field="points")
@@ -157,6 +161,7 @@ def parse_hand(raw: Any, rules: Ruleset | None = None) -> HandRecord:
         all_tricks=raw.get("all_tricks", False),
         dealer=raw.get("dealer"),
         partner=raw.get("partner"),
+        forced=tuple(forced),
     )
 
 
@@ -197,6 +202,8 @@ def hand_to_data(hand: HandRecord) -> dict[str, Any]:
             data["bid"] = hand.bid
     if hand.partner is not None:
         data["partner"] = hand.partner
+    if hand.forced:
+        data["forced"] = list(hand.forced)
     if hand.points:
         data["points"] = dict(hand.points)
     if hand.revoked:

@@ -138,6 +138,13 @@ class Ruleset:
     redeal_passes_deal: bool = False
     # The least a forced dealer bids, when it is above min_bid.
     forced_min_bid: int = FORCED_DEALER_MIN_BID
+    # The auction goes round, passed players dropping out, until all but one have
+    # passed (seed 004, Bonanza); otherwise each player bids once.
+    auction_until_one: bool = False
+    # A player whose hand forces a bid (the hand record's ``forced``) must bid at least
+    # this while the bidding is below it (seed 004, nine-five: a 9 held with another
+    # card of its suit forces a 9).
+    forced_bid: int | None = None
     categories: tuple[Category, ...] = HIGH_LOW_JACK_GAME
     low_to: LowTo = "holder"
     smudge: Smudge = "none"
@@ -168,6 +175,9 @@ class Ruleset:
     chips_zero_or_minus: int = 2
     chips_per_setback: int = 0
     ante: int = 1
+    # Side bets (seed 004, the pub game all fours): each other side pays a side this
+    # many chips for every hand in which it took every point, however the game goes.
+    sweep_chips: int = 0
 
     def __post_init__(self) -> None:
         for name, allowed in CHOICES.items():
@@ -197,7 +207,13 @@ class Ruleset:
                 raise RuleError(f"{name} names unknown categories: {', '.join(sorted(unknown))}")
         if self.smudge != "none" and self.max_bid is None:
             raise RuleError("a smudge is a bid of max_bid, so max_bid must be set")
-        for name in ("chips_plus", "chips_zero_or_minus", "chips_per_setback", "ante"):
+        for name in (
+            "chips_plus",
+            "chips_zero_or_minus",
+            "chips_per_setback",
+            "ante",
+            "sweep_chips",
+        ):
             if getattr(self, name) < 0:
                 raise RuleError(f"{name} must not be negative")
         self._check_later_settings()
@@ -224,6 +240,10 @@ class Ruleset:
             raise RuleError("forced_min_bid must be at least 1")
         if self.exact_bid_bonus < 0:
             raise RuleError("exact_bid_bonus must not be negative")
+        if self.auction_until_one and self.dealer_may_steal:
+            raise RuleError("an auction that goes round until one is left has no steal")
+        if self.forced_bid is not None and not self.min_bid <= self.forced_bid <= self.highest_bid:
+            raise RuleError("forced_bid must be one of the numbered bids, or null")
         # Every score starts at 0, so a floor above it, or a loss or draw at or above
         # it, would be there before the first hand.
         if self.score_floor is not None and self.score_floor > 0:

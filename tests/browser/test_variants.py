@@ -48,9 +48,16 @@ class Scorekeeper:
         self.taps += 1
 
     def hand(
-        self, pitcher: str, bid: int | str, taken: dict[str, Any], partner: str | None = None
+        self,
+        pitcher: str,
+        bid: int | str,
+        taken: dict[str, Any],
+        partner: str | None = None,
+        *,
+        all_tricks: bool = False,
     ) -> int:
-        """One hand, as the scorekeeper taps it in; the taps it took."""
+        """One hand, as the scorekeeper taps it in; the taps it took. A smudge needs every
+        trick as well (seed 004): one more tap, on the box that says so."""
         history = self.page.locator("ol.history > li")
         before = history.count()
         self.taps = 0
@@ -58,11 +65,19 @@ class Scorekeeper:
         self.tap("bid", bid)
         for key, side in taken.items():
             self.tap(f"point_{key}", side)
+        if all_tricks:
+            self.page.get_by_label("The pitcher's side took every trick").check()
+            self.taps += 1
         save(self.page)
         self.taps += 1
         expect(history).to_have_count(before + 1)
-        self.records.append(HandRecord(pitcher=pitcher, bid=bid, points=taken, partner=partner))
-        assert self.taps <= self.budget, f"{self.taps} taps for a hand of {self.budget - 3} points"
+        self.records.append(
+            HandRecord(
+                pitcher=pitcher, bid=bid, points=taken, partner=partner, all_tricks=all_tricks
+            )
+        )
+        budget = self.budget + all_tricks
+        assert self.taps <= budget, f"{self.taps} taps for a hand of {self.budget - 3} points"
         return self.taps
 
     def check(self, expected: dict[str, int]) -> GameState:
@@ -138,23 +153,23 @@ def test_nine_five_game_to_its_end(page, make_game):
     )
     expect(page.locator('fieldset:has(input[name="point_nine"]) > legend')).to_have_text("Nine (9)")
 
-    # Bob's smudge: all 18 points, worth 19.
-    keeper.hand("Bob", "smudge", points("Them", NINE_FIVE))
+    # Bob's smudge: all 18 points and every trick, worth 19.
+    keeper.hand("Bob", "smudge", points("Them", NINE_FIVE), all_tricks=True)
     keeper.check({"Us": 0, "Them": 19})
     # Cy bids 9 and takes the Nine and High; Them score what they took.
     keeper.hand("Cy", 9, points("Them", NINE_FIVE, nine="Us", high="Us"))
     keeper.check({"Us": 10, "Them": 27})
     # Dee's blind smudge: 20.
-    keeper.hand("Dee", "blind", points("Them", NINE_FIVE))
+    keeper.hand("Dee", "blind", points("Them", NINE_FIVE), all_tricks=True)
     keeper.check({"Us": 10, "Them": 47})
     keeper.hand("Ann", 18, points("Us", NINE_FIVE))
     keeper.check({"Us": 28, "Them": 47})
-    keeper.hand("Bob", "blind", points("Them", NINE_FIVE))
+    keeper.hand("Bob", "blind", points("Them", NINE_FIVE), all_tricks=True)
     keeper.check({"Us": 28, "Them": 67})
     # Cy's smudge misses the Five: set back 19.
     keeper.hand("Cy", "smudge", points("Us", NINE_FIVE, five="Them"))
     keeper.check({"Us": 9, "Them": 72})
-    keeper.hand("Dee", "blind", points("Them", NINE_FIVE))
+    keeper.hand("Dee", "blind", points("Them", NINE_FIVE), all_tricks=True)
     keeper.check({"Us": 9, "Them": 92})
     # Them pass 101 on the Nine and the Five while Ann makes her 4: only a made bid goes out.
     keeper.hand("Ann", 4, points("Us", NINE_FIVE, nine="Them", five="Them"))

@@ -335,7 +335,9 @@ def test_nine_five_smudges_and_the_floor(client, make_game):
     table = Table(client, new_game(make_game, "nine-five"))
 
     state = table.play(
-        HandRecord(pitcher="Bob", bid="smudge", points=everything("Them", NINE_FIVE))
+        HandRecord(
+            pitcher="Bob", bid="smudge", points=everything("Them", NINE_FIVE), all_tricks=True
+        )
     )
     assert state.result.scores == {"Us": 0, "Them": 19}
     # Us keep bidding the blind smudge and missing Game: 20 back each time.

@@ -182,7 +182,7 @@ def test_count_categories_score_value_times_count():
         points={
             "high": "Ann",
             "low": "Bob",
-            "jack": None,
+            "jacks": {"Bob": 2},
             "queens": {"Ann": 2, "Cy": 1},
             "kings": {"Bob": 1},
             "aces": {"Cy": 1, "Ann": 0},
@@ -190,9 +190,9 @@ def test_count_categories_score_value_times_count():
     )
     result = run([hand], rules=WITH_BIDDING, seating=THREE, first_dealer="Cy")
 
-    assert result.hands[0].taken == {"Ann": 1 + 4, "Bob": 1 + 3, "Cy": 2 + 4}
+    assert result.hands[0].taken == {"Ann": 1 + 4, "Bob": 1 + 2 + 3, "Cy": 2 + 4}
     assert result.hands[0].made is True
-    assert result.scores == {"Ann": 5, "Bob": 4, "Cy": 6}
+    assert result.scores == {"Ann": 5, "Bob": 6, "Cy": 6}
     assert result.hands[0].points["aces"] == {"Cy": 1}
 
 
@@ -354,7 +354,7 @@ def test_without_bidding_nobody_is_counted_first():
 
 def test_two_sides_reaching_on_one_count_category_the_higher_total_wins():
     rules = resolve_rules({"preset": "pitch-with-bidding", "winner": "count_order"})
-    no_counts = {"queens": {}, "kings": {}, "aces": {}}
+    no_counts = {"jacks": {}, "queens": {}, "kings": {}, "aces": {}}
     hands = [
         # Cy pitches 1 and takes High and Low; Ann 2 Queens (4), Bob 1 Queen + 1 King (5).
         HandRecord(
@@ -364,7 +364,6 @@ def test_two_sides_reaching_on_one_count_category_the_higher_total_wins():
                 **no_counts,
                 "high": "Cy",
                 "low": "Cy",
-                "jack": None,
                 "queens": {"Ann": 2, "Bob": 1},
                 "kings": {"Bob": 1},
             },
@@ -377,7 +376,6 @@ def test_two_sides_reaching_on_one_count_category_the_higher_total_wins():
                 **no_counts,
                 "high": "Cy",
                 "low": "Dee",
-                "jack": None,
                 "kings": {"Ann": 1, "Bob": 1},
             },
         ),
@@ -391,7 +389,7 @@ def test_two_sides_reaching_on_one_count_category_the_higher_total_wins():
 
 def test_two_sides_reaching_equal_on_one_count_category_earlier_bidder_wins():
     rules = resolve_rules({"preset": "pitch-with-bidding", "winner": "count_order"})
-    no_counts = {"queens": {}, "kings": {}, "aces": {}}
+    no_counts = {"jacks": {}, "queens": {}, "kings": {}, "aces": {}}
     hands = [
         # Dee deals; Cy pitches 1 with High and Low; Ann and Bob each 2 Queens (4).
         HandRecord(
@@ -401,7 +399,6 @@ def test_two_sides_reaching_equal_on_one_count_category_earlier_bidder_wins():
                 **no_counts,
                 "high": "Cy",
                 "low": "Cy",
-                "jack": None,
                 "queens": {"Ann": 2, "Bob": 2},
             },
         ),
@@ -413,7 +410,6 @@ def test_two_sides_reaching_equal_on_one_count_category_earlier_bidder_wins():
                 **no_counts,
                 "high": "Cy",
                 "low": "Dee",
-                "jack": None,
                 "kings": {"Ann": 1, "Bob": 1},
             },
         ),
@@ -617,7 +613,7 @@ def test_bidder_out_excused_pitcher_short_of_the_bid_does_not_go_out():
 
 def wb(pitcher: str, bid: int, **points) -> HandRecord:
     """A pitch-with-bidding hand; unnamed count categories were taken by nobody."""
-    full = {"jack": None, "queens": {}, "kings": {}, "aces": {}, **points}
+    full = {"jacks": {}, "queens": {}, "kings": {}, "aces": {}, **points}
     return HandRecord(pitcher=pitcher, bid=bid, points=full)
 
 
@@ -632,14 +628,14 @@ def test_highest_total_highest_score_wins_pitcher_or_not():
 
 
 def test_highest_total_tie_with_the_pitcher_goes_to_the_pitcher():
-    # Ann bids 7 and takes an Ace and a King (7); Bob takes High, Low, Jack and
+    # Ann bids 7 and takes an Ace and a King (7); Bob takes High, Low, a Jack and
     # two Queens (7) and has more High/Low/Jack points, but the pitcher wins the tie.
     hand = wb(
         "Ann",
         7,
         high="Bob",
         low="Bob",
-        jack="Bob",
+        jacks={"Bob": 1},
         queens={"Bob": 2},
         kings={"Ann": 1},
         aces={"Ann": 1},
@@ -653,14 +649,14 @@ def test_highest_total_tie_with_the_pitcher_goes_to_the_pitcher():
 def test_highest_total_tie_between_defenders_goes_to_most_high_low_jack_over_the_game():
     hands = [
         # Cy pitches 1 with a King (3); Bob takes High, Low and Jack (3).
-        wb("Cy", 1, high="Bob", low="Bob", jack="Bob", kings={"Cy": 1}),
-        # Cy pitches 1 with High; Ann: Low, Jack, a Queen, a King (7); Bob: an Ace (3 + 4).
+        wb("Cy", 1, high="Bob", low="Bob", jacks={"Bob": 1}, kings={"Cy": 1}),
+        # Cy pitches 1 with High; Ann: Low, a Jack, a Queen, a King (7); Bob: an Ace (3 + 4).
         wb(
             "Cy",
             1,
             high="Cy",
             low="Ann",
-            jack="Ann",
+            jacks={"Ann": 1},
             queens={"Ann": 1},
             kings={"Ann": 1},
             aces={"Bob": 1},
@@ -675,13 +671,13 @@ def test_highest_total_tie_between_defenders_goes_to_most_high_low_jack_over_the
 
 
 def still_tied_hand() -> HandRecord:
-    # Cy pitches 1 with High; Ann: Low, a Queen, an Ace (7); Bob: Jack and two Kings (7).
+    # Cy pitches 1 with High; Ann: Low, a Queen, an Ace (7); Bob: a Jack and two Kings (7).
     return wb(
         "Cy",
         1,
         high="Cy",
         low="Ann",
-        jack="Bob",
+        jacks={"Bob": 1},
         queens={"Ann": 1},
         kings={"Bob": 2},
         aces={"Ann": 1},
@@ -968,14 +964,14 @@ def test_all_pass_auction_has_no_pitcher():
 
 
 def test_pitch_with_bidding_bids_are_open_ended():
-    # High, Low, Jack + 4 Queens (8) + 4 Kings (12) + 4 Aces (16) = 39 points in a hand.
-    assert check_auction(WITH_BIDDING, THREE, "Cy", (("Ann", 1), ("Bob", 12), ("Cy", 39))) == (
+    # High, Low + 4 Jacks (4) + 4 Queens (8) + 4 Kings (12) + 4 Aces (16) = 42 points.
+    assert check_auction(WITH_BIDDING, THREE, "Cy", (("Ann", 1), ("Bob", 12), ("Cy", 42))) == (
         "Cy",
-        39,
+        42,
     )
     with pytest.raises(RuleError) as caught:
-        check_auction(WITH_BIDDING, THREE, "Cy", (("Ann", 40), ("Bob", None), ("Cy", None)))
-    assert caught.value.message == "Ann bid 40; bids go from 1 to 39"
+        check_auction(WITH_BIDDING, THREE, "Cy", (("Ann", 43), ("Bob", None), ("Cy", None)))
+    assert caught.value.message == "Ann bid 43; bids go from 1 to 42"
 
 
 @pytest.mark.parametrize(
@@ -992,7 +988,7 @@ def test_pitch_with_bidding_bids_are_open_ended():
         (AUCTION_PITCH, (("Ann", 1), ("Bob", None), ("Cy", None)), ("Dee", [1, 2, 3, 4], True)),
         (PARTNERSHIP, (("Ann", 4), ("Bob", None), ("Cy", None)), ("Dee", [4, 5], True)),
         (PARTNERSHIP, ALL_PASS[:3], ("Dee", [2, 3, 4, 5], False)),
-        (WITH_BIDDING, (("Ann", 30), ("Bob", None), ("Cy", 37)), ("Dee", [38, 39], True)),
+        (WITH_BIDDING, (("Ann", 30), ("Bob", None), ("Cy", 40)), ("Dee", [41, 42], True)),
     ],
 )
 def test_legal_bids(rules, auction, expected):

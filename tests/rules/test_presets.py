@@ -109,19 +109,19 @@ def test_pitch_with_bidding_settings():
     assert (rules.min_players, rules.max_players, rules.partnership) == (2, 7, False)
     assert rules.target == 7
     assert (rules.bidding, rules.min_bid, rules.max_bid) == (True, 1, None)
-    assert rules.highest_bid == 3 + 4 * 2 + 4 * 3 + 4 * 4
+    assert rules.highest_bid == 2 + 4 * 1 + 4 * 2 + 4 * 3 + 4 * 4
     assert rules.dealer_may_steal is False
     assert rules.all_pass == "redeal"
     assert [(c.key, c.value, c.kind) for c in rules.categories] == [
         ("high", 1, "one"),
         ("low", 1, "one"),
-        ("jack", 1, "one"),
+        ("jacks", 1, "count"),
         ("queens", 2, "count"),
         ("kings", 3, "count"),
         ("aces", 4, "count"),
     ]
     assert rules.winner == "highest_total"
-    assert rules.tiebreak == ("high", "low", "jack")
+    assert rules.tiebreak == ("high", "low", "jacks")
     assert rules.smudge == "none"
 
 
@@ -178,7 +178,8 @@ def test_max_bid_may_be_open_ended():
             "razzle-dazzle, wahoo-ten, susqy-river, roadhouse, cell, seven-point, seventeen-point, "
             "maryland-jack, high-five, partnership-draw, nine-five, nine-five-hotshot, "
             "nine-five-connecticut, five-nine-connecticut, bonanza, contway-six, five-point-joker, "
-            "six-point-joker, smear",
+            "six-point-joker, smear, partnership-21, plain-auction-pitch, chicago-pitch, "
+            "three-pitch, off-three-pitch, all-fours",
         ),
         (
             {"preset": ["setback"]},
@@ -187,7 +188,8 @@ def test_max_bid_may_be_open_ended():
             "razzle-dazzle, wahoo-ten, susqy-river, roadhouse, cell, seven-point, seventeen-point, "
             "maryland-jack, high-five, partnership-draw, nine-five, nine-five-hotshot, "
             "nine-five-connecticut, five-nine-connecticut, bonanza, contway-six, five-point-joker, "
-            "six-point-joker, smear",
+            "six-point-joker, smear, partnership-21, plain-auction-pitch, chicago-pitch, "
+            "three-pitch, off-three-pitch, all-fours",
         ),
         ({"colour": 1}, "unknown rule setting colour"),
         ({"winner": "first"}, "winner must be one of count_order, bidder_out, highest_total"),
@@ -448,7 +450,7 @@ def test_partnership_game():
 
 def test_pitch_with_bidding_game():
     table = Seating(("Ann", "Bob", "Cy"))
-    nothing = {"jack": None, "queens": {}, "kings": {}, "aces": {}}
+    nothing = {"jacks": {}, "queens": {}, "kings": {}, "aces": {}}
     hands = [
         # Cy deals and bids 4 over Bob's 3 (no steal here), but takes 3: set back.
         HandRecord(
@@ -457,21 +459,22 @@ def test_pitch_with_bidding_game():
                 **nothing,
                 "high": "Cy",
                 "low": "Ann",
-                "jack": "Bob",
+                "jacks": {"Bob": 1},
                 "queens": {"Cy": 1},
                 "kings": {"Bob": 1},
             },
         ),
         # Ann deals; everybody passes: the same dealer deals again.
         HandRecord(auction=auction(("Bob", None), ("Cy", None), ("Ann", None))),
-        # Ann bids 3 and takes High, Low and a Queen (4); Bob takes a Queen and an Ace (6).
+        # Ann bids 3 and takes High, Low and a Queen (4); Bob takes a Queen and an Ace (6);
+        # Cy takes two Jacks (2).
         HandRecord(
             auction=auction(("Bob", 1), ("Cy", 2), ("Ann", 3)),
             points={
                 **nothing,
                 "high": "Ann",
                 "low": "Ann",
-                "jack": "Cy",
+                "jacks": {"Cy": 2},
                 "queens": {"Ann": 1, "Bob": 1},
                 "aces": {"Bob": 1},
             },
@@ -481,11 +484,65 @@ def test_pitch_with_bidding_game():
 
     assert per_hand(result, "dealer") == ["Cy", "Ann", "Ann"]
     assert per_hand(result, "kind") == ["played", "redeal", "played"]
-    assert per_hand(result, "taken") == [[1, 4, 3], [0, 0, 0], [4, 6, 1]]
-    assert per_hand(result, "scores") == [[1, 4, -4], [1, 4, -4], [5, 10, -3]]
+    assert per_hand(result, "taken") == [[1, 4, 3], [0, 0, 0], [4, 6, 2]]
+    assert per_hand(result, "scores") == [[1, 4, -4], [1, 4, -4], [5, 10, -2]]
     # Bob, a defender, has the highest score once the target is reached.
     assert (result.winner, result.won_by) == ("Bob", "highest_total")
     assert result.settlement is None
+
+
+@pytest.mark.parametrize(
+    ("jacks", "taken"),
+    [
+        # Seed 003: "1 очко — … Валет", every Jack, as every Queen is 2.
+        ({}, 0),
+        ({"Ann": 1}, 1),
+        ({"Ann": 2}, 2),
+        ({"Ann": 4}, 4),
+        ({"Ann": 2, "Bob": 2}, 2),
+    ],
+)
+def test_pitch_with_bidding_counts_every_jack(jacks, taken):
+    table = Seating(("Ann", "Bob", "Cy"))
+    hand = HandRecord(
+        pitcher="Ann",
+        bid=1,
+        points={
+            "high": "Bob",
+            "low": "Bob",
+            "jacks": jacks,
+            "queens": {},
+            "kings": {},
+            "aces": {},
+        },
+    )
+    result = replay(PRESETS["pitch-with-bidding"], table, "Cy", [hand])
+
+    assert result.hands[0].taken["Ann"] == taken
+    assert result.hands[0].made is (taken >= 1)
+
+
+def test_pitch_with_bidding_jacks_break_a_tie_card_by_card():
+    # Ann (High, a Queen, an Ace) and Bob (two Jacks, a King, a Queen), defenders, both
+    # reach 7. The tie goes to the points "за старшего или младшего козыря или Валетов":
+    # Bob's two Jacks (2) outweigh Ann's High (1).
+    table = Seating(("Ann", "Bob", "Cy"))
+    hand = HandRecord(
+        pitcher="Cy",
+        bid=1,
+        points={
+            "high": "Ann",
+            "low": "Cy",
+            "jacks": {"Bob": 2},
+            "queens": {"Ann": 1, "Bob": 1},
+            "kings": {"Bob": 1},
+            "aces": {"Ann": 1},
+        },
+    )
+    result = replay(PRESETS["pitch-with-bidding"], table, "Cy", [hand])
+
+    assert result.scores == {"Ann": 7, "Bob": 7, "Cy": 1}
+    assert (result.winner, result.won_by) == ("Bob", "highest_total")
 
 
 # --- blind-all-fours (seed 004) ----------------------------------------------------------

@@ -140,8 +140,12 @@ def auctions(draw, rules: Ruleset, seating: Seating, dealer: str, scores: Scores
     moons = [ladder.index(moon.key) for moon in rules.moon_bids]
     ceiling = draw(st.sampled_from(numbers[:2] * 2 + numbers[2:] + moons))
     auction: list[tuple[str, Bid | None]] = []
-    for _ in seating.players:
-        player, bids, may_pass = legal_bids(rules, seating, dealer, auction, scores)
+    # Once round, or round and round until all but one have passed (Bonanza).
+    while len(auction) < len(seating.players) or rules.auction_until_one:
+        try:
+            player, bids, may_pass = legal_bids(rules, seating, dealer, auction, scores)
+        except RuleError:
+            break
         options: list[Bid | None] = [None] * 2 if may_pass else []
         under = [bid for bid in bids if ladder.index(bid) <= ceiling]
         options += under or ([] if may_pass else bids[:1])
@@ -291,15 +295,27 @@ def check_setbacks_count_failed_bids_and_revokes(game: Game) -> None:
 
 def check_settlement_sums_to_zero_and_only_once_won(game: Game) -> None:
     rules, result = game.rules, game.result
-    if result.winner is None or rules.settlement == "none":
+    if result.winner is None or (rules.settlement == "none" and not rules.sweep_chips):
         assert result.settlement is None
         return
     settlement = result.settlement
     assert settlement is not None
     assert set(settlement) == set(result.sides)
     assert sum(settlement.values()) == 0
-    assert settlement[result.winner] > 0
-    assert all(net < 0 for side, net in settlement.items() if side != result.winner)
+    # Side bets: each other side pays a side for every hand in which it took every point.
+    swept = [
+        side for hand in result.hands for side, n in hand.taken.items() if n == rules.most_points
+    ]
+    bets = {
+        side: rules.sweep_chips * (len(result.sides) * swept.count(side) - len(swept))
+        for side in result.sides
+    }
+    stake = {side: settlement[side] - bets[side] for side in result.sides}
+    if rules.settlement == "none":
+        assert set(stake.values()) == {0}
+        return
+    assert stake[result.winner] > 0
+    assert all(net < 0 for side, net in stake.items() if side != result.winner)
 
 
 def check_a_finished_game_takes_no_more_hands(game: Game) -> None:
