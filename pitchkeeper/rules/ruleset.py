@@ -21,6 +21,7 @@ Smudge = Literal["none", "wins_game", "all_tricks"]
 MadeScores = Literal["taken", "bid"]
 Winner = Literal["count_order", "bidder_out", "highest_total"]
 Settlement = Literal["chips", "pot", "none"]
+SettleEach = Literal["side", "player"]
 
 CHOICES: dict[str, tuple[str, ...]] = {
     "all_pass": ("redeal", "dealer_forced"),
@@ -29,6 +30,7 @@ CHOICES: dict[str, tuple[str, ...]] = {
     "made_scores": ("taken", "bid"),
     "winner": ("count_order", "bidder_out", "highest_total"),
     "settlement": ("chips", "pot", "none"),
+    "settle_each": ("side", "player"),
 }
 
 # A dealer forced to bid after everybody passed must bid at least this (seeds 001, 004).
@@ -168,6 +170,10 @@ class Ruleset:
     chips_zero_or_minus: int = 2
     chips_per_setback: int = 0
     ante: int = 1
+    # In a team game, whether a side's settlement is what the side wins or pays as a
+    # whole, shared among its members ("side"), or what each of its players wins or
+    # pays (Contway: "each winning player +$1, each losing player -$1").
+    settle_each: SettleEach = "side"
 
     def __post_init__(self) -> None:
         for name, allowed in CHOICES.items():
