@@ -250,6 +250,7 @@ def test_import_without_an_owner_says_the_club_has_no_member(full_club, tmp_path
     ("content", "message"),
     [
         ("{not json", "not valid JSON"),
+        ("[" * 100_000 + "]" * 100_000, "nested too deeply to read"),
         ('{"format": "pitchkeeper.club/1", "name": "A", "games": [1]}', "game 1"),
         ('{"format": "pitchkeeper.club/1", "name": ""}', "Give the club a name."),
     ],
