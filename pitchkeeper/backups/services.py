@@ -1,189 +1,377 @@
-"""Backup and restore of a whole club: the format ``pitchkeeper.club/1``."""
+"""Backup and restore of a whole club: the format ``pitchkeeper.club/2`` (and reading
+``pitchkeeper.club/1``).
+
+A backup carries every fact a club owns (``CARRIED``): the club, its roster, members
+and their roles, invitations, seasons, recorded payments, and every game with its
+record, live link and change history. What is derived from the hands (``DERIVED``: the
+statistics, rollups and ratings) is not written; a restore rebuilds it by saving each
+game's hands through the engine."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from decimal import Decimal
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
+from django.contrib.auth import get_user_model
 from django.contrib.auth.base_user import AbstractBaseUser
-from django.db import transaction
-from django.utils import timezone
+from django.db import models, transaction
 
-from pitchkeeper.clubs.models import Club, Player
-from pitchkeeper.clubs.players import roster
-from pitchkeeper.clubs.services import club_create, club_name_check
-from pitchkeeper.games.hands import game_save
-from pitchkeeper.games.models import Game
-from pitchkeeper.games.services import game_create, game_export
-from pitchkeeper.rules import (
-    RuleError,
-    parse_game,
+from pitchkeeper.backups.fields import (
+    Readers,
+    Writers,
+    carried_fields,
+    row_check,
+    row_dump,
+    row_stamp,
+    row_values,
 )
+from pitchkeeper.clubs.models import Club, Invitation, Membership, Player, Role, new_token
+from pitchkeeper.clubs.players import roster
+from pitchkeeper.clubs.services import club_name_check
+from pitchkeeper.games.hands import game_save
+from pitchkeeper.games.models import Game, Hand, HandChange, Seat
+from pitchkeeper.games.services import game_create, game_export
+from pitchkeeper.rules import RuleError, parse_game
 from pitchkeeper.rules.record import check_name
+from pitchkeeper.seasons.models import (
+    GameCount,
+    GameLine,
+    MonthCount,
+    MonthLine,
+    Payment,
+    RatingPoint,
+    Season,
+)
 
-CLUB_FORMAT = "pitchkeeper.club/1"
+CLUB_FORMAT = "pitchkeeper.club/2"
+CLUB_FORMAT_1 = "pitchkeeper.club/1"
+
+# What a game record (the format of rules.record) holds of a game, its seats and its
+# hands; the game's other fields are carried one by one.
+IN_RECORD: dict[type[models.Model], set[str]] = {
+    Game: {"club", "rules", "first_dealer"},
+    Seat: {"game", "player", "position", "team"},
+    Hand: {
+        *("game", "number", "misdeal", "pitcher", "bid", "partner"),
+        *("auction", "points", "revoked", "all_tricks"),
+    },
+}
+
+# What the engine works out again when a game's hands are saved; and a hand's entry
+# form token, spent once its hand was recorded.
+REPLAYED: dict[type[models.Model], set[str]] = {
+    Game: {"winner", "winner_team", "won_by"},
+    Hand: {"kind", "dealer", "made", "version", "token"},
+}
+
+# Every model of the app that a club owns, and where its rows are in the file.
+CARRIED: dict[type[models.Model], str] = {
+    Club: "the top level",
+    Player: '"players"',
+    Membership: '"members", matched to accounts by username',
+    Invitation: '"invitations"',
+    Season: '"seasons"',
+    Payment: '"payments"',
+    Game: '"games"',
+    Seat: "each game's record",
+    Hand: "each game's record",
+    HandChange: 'each game\'s "changes"',
+}
+
+# Every model that is derived, and how a restore rebuilds it.
+DERIVED: dict[type[models.Model], str] = {
+    GameLine: "written from the engine's result as each restored game's hands are saved",
+    GameCount: "written from the engine's result as each restored game's hands are saved",
+    MonthLine: "the sums of the GameLines, kept as each game is saved",
+    MonthCount: "the sums of the GameCounts, kept as each game is saved",
+    RatingPoint: "re-rated from each restored game on, in the order the games finished",
+}
+
+# A row's club is the club restored; a change's game is the game it is listed under.
+OWNER_FIELDS = {"club", "game"}
 
 
-CLUB_KEYS = {"format", "name", "players", "games"}
+def _fields(model: type[models.Model]) -> list[Any]:
+    skip = OWNER_FIELDS | IN_RECORD.get(model, set()) | REPLAYED.get(model, set())
+    return carried_fields(model, skip=skip)
 
 
-CLUB_PLAYER_KEYS = {"name", "retired"}
+SECTIONS: dict[str, type[models.Model]] = {
+    "players": Player,
+    "members": Membership,
+    "invitations": Invitation,
+    "seasons": Season,
+    "payments": Payment,
+}
+
+# Version 1 wrote the roster and the games only, two of the times by other names.
+CLUB_1_KEYS = {"format", "name", "players", "games"}
+CLUB_1_GAME_KEYS = {"record", "created", "finished", "deleted", "chip_value", "counts"}
+CLUB_1_RENAMED = {"finished": "finished_at", "deleted": "deleted_at"}
 
 
-CLUB_GAME_KEYS = {"record", "created", "finished", "deleted", "chip_value", "counts"}
+def _username(user: Any) -> str:
+    return getattr(user, user.USERNAME_FIELD)
 
 
 def club_export(*, club: Club) -> dict[str, Any]:
-    """The whole club as JSON data: its name, its roster, and every game (deleted ones
-    too, marked) in the game-record format with the times it was started and finished.
-    ``club_import`` makes a new club of it; exporting that gives the same data again,
-    apart from the games' ids."""
+    """The whole club as JSON data. ``club_import`` makes a new club of it; exporting
+    that gives the same data again, apart from the games' ids."""
+    User = get_user_model()
+    usernames: dict[int, str] = {}
+
+    def username(pk: int) -> str:
+        if pk not in usernames:
+            usernames[pk] = _username(User.objects.get(pk=pk))
+        return usernames[pk]
+
+    players = dict(club.players.values_list("pk", "name"))
+    seasons = list(club.seasons.order_by("start", "pk"))
+    numbers = {season.pk: number for number, season in enumerate(seasons, start=1)}
+    writers: Writers = {User: username, Player: players.__getitem__, Season: numbers.__getitem__}
+
+    def rows(model: type[models.Model], found: Any) -> list[dict[str, Any]]:
+        return [row_dump(row, _fields(model), writers) for row in found]
+
     games = []
-    for game in Game.objects.filter(club=club).order_by("created", "pk"):
-        entry: dict[str, Any] = {
-            "created": game.created.isoformat(),
-            "finished": game.finished_at.isoformat() if game.finished_at else None,
-        }
-        if game.deleted_at is not None:
-            entry["deleted"] = game.deleted_at.isoformat()
-        if game.chip_value is not None:
-            entry["chip_value"] = str(game.chip_value)
-        if not getattr(game, "counts", True):
-            entry["counts"] = False
-        entry["record"] = game_export(game=game)
-        games.append(entry)
+    for game in club.games.order_by("created", "pk").prefetch_related("changes"):
+        changes = sorted(game.changes.all(), key=lambda change: (change.at, change.pk))
+        games.append(
+            {
+                **row_dump(game, _fields(Game), writers),
+                "record": game_export(game=game),
+                "changes": rows(HandChange, changes),
+            }
+        )
     return {
         "format": CLUB_FORMAT,
-        "name": club.name,
-        "players": [
-            {"name": player.name, "retired": player.retired}
-            for player in club.players.order_by("name", "pk")
-        ],
+        **row_dump(club, _fields(Club), writers),
+        "players": rows(Player, club.players.order_by("name", "pk")),
+        "members": rows(Membership, club.memberships.order_by("user__username", "pk")),
+        "invitations": rows(Invitation, club.invitations.order_by("created", "pk")),
+        "seasons": rows(Season, seasons),
+        "payments": rows(Payment, club.payments.order_by("at", "pk")),
         "games": games,
     }
 
 
-def _club_moment(entry: Mapping[str, Any], key: str, *, required: bool) -> Any:
-    """A time written by ``club_export`` (ISO 8601), or None when it may be left out."""
-    from django.utils.dateparse import parse_datetime
+@dataclass
+class Restored:
+    """A restored club, and what the restore could not carry over as it was."""
 
-    value = entry.get(key)
-    if value is None and not required:
-        return None
-    moment = parse_datetime(value) if isinstance(value, str) and "\x00" not in value else None
-    if moment is None:
-        raise RuleError(f'"{key}" must be a date and time such as "2024-05-01T20:30:00+00:00"')
-    if timezone.is_naive(moment):
-        moment = timezone.make_aware(moment)
-    return moment
-
-
-def _club_chip_value(entry: Mapping[str, Any]) -> Decimal | None:
-    from decimal import InvalidOperation
-
-    value = entry.get("chip_value")
-    if value is None:
-        return None
-    message = '"chip_value" must be an amount such as "0.25" (at most 999999.99)'
-    if not isinstance(value, str):
-        raise RuleError(message)
-    try:
-        amount = Decimal(value)
-    except InvalidOperation:
-        raise RuleError(message) from None
-    if not amount.is_finite() or amount < 0 or amount != amount.quantize(Decimal("0.01")):
-        raise RuleError(message)
-    if amount >= 1_000_000:
-        raise RuleError(message)
-    return amount
+    club: Club
+    # Members of the file without an account of that name here: each was given an
+    # invitation with their role instead, (username, role, invitation token).
+    invited: list[tuple[str, str, str]] = field(default_factory=list)
+    # Other accounts the file names (a player's account, who made a change or recorded
+    # a payment, who made an invitation) that are not here: those links are left empty.
+    unknown_accounts: set[str] = field(default_factory=set)
+    # Live links and invitations whose token is taken here (the club backed up is in
+    # this database too) were given a new one.
+    new_tokens: int = 0
 
 
-def _club_players(raw: Any, club: Club) -> None:
-    if not isinstance(raw, list):
-        raise RuleError('"players" must be a list of {"name": ..., "retired": ...} objects')
-    seen: set[str] = set()
-    for number, entry in enumerate(raw, start=1):
-        if not isinstance(entry, Mapping) or set(entry) - CLUB_PLAYER_KEYS:
-            raise RuleError(f'player {number} must be an object with "name" and "retired"')
-        name = check_name(entry.get("name"), f"player {number}'s name")
-        retired = entry.get("retired", False)
-        if not isinstance(retired, bool):
-            raise RuleError(f'player {number}: "retired" must be true or false')
-        if name.casefold() in seen:
-            raise RuleError(f"player {number}: {name} is on the list twice")
-        seen.add(name.casefold())
-        Player.objects.create(club=club, name=name, retired=retired)
+def _list(data: Mapping[str, Any], key: str) -> list[Any]:
+    value = data.get(key, [])
+    if not isinstance(value, list):
+        raise RuleError(f'"{key}" must be a list')
+    return value
 
 
-def _club_game(entry: Any, club: Club) -> Game:
-    if not isinstance(entry, Mapping):
-        raise RuleError("a game must be a JSON object")
-    unknown = set(entry) - CLUB_GAME_KEYS
+def _from_version_1(data: Mapping[str, Any]) -> dict[str, Any]:
+    """A ``pitchkeeper.club/1`` file in the shape of version 2."""
+    unknown = set(data) - CLUB_1_KEYS
     if unknown:
         raise RuleError(f"unknown field {', '.join(sorted(map(str, unknown)))}")
-    counts = entry.get("counts", True)
-    if not isinstance(counts, bool):
-        raise RuleError('"counts" must be true or false')
-    created = _club_moment(entry, "created", required=True)
-    finished = _club_moment(entry, "finished", required=False)
-    deleted = _club_moment(entry, "deleted", required=False)
-    chip_value = _club_chip_value(entry)
+    games = []
+    for number, entry in enumerate(_list(data, "games"), start=1):
+        if isinstance(entry, Mapping):
+            unknown = set(entry) - CLUB_1_GAME_KEYS
+            if unknown:
+                names = ", ".join(sorted(map(str, unknown)))
+                raise RuleError(f"game {number}: unknown field {names}")
+            if "created" not in entry:
+                raise RuleError(f'game {number}: "created" is missing')
+            entry = {CLUB_1_RENAMED.get(key, key): value for key, value in entry.items()}
+        games.append(entry)
+    return {**data, "format": CLUB_FORMAT, "games": games}
 
-    record = parse_game(entry.get("record"))
-    players = roster(record.seating.players, club=club)
-    state = game_create(
-        players=[players[name] for name in record.seating.players],
-        first_dealer=players[record.first_dealer],
-        rules=record.rules,
-        teams={t.name: [players[m] for m in t.members] for t in record.seating.teams},
-        chip_value=chip_value,
-    )
-    # Set before the hands are saved, so that what is derived from them (the finish
-    # time, the statistics) is derived from the game as it was.
-    game = state.game
-    game.created = created
-    game.deleted_at = deleted
-    game.finished_at = finished
-    fields = ["created", "deleted_at"]
-    if hasattr(game, "counts"):
-        game.counts = counts
-        fields.append("counts")
-    game.save(update_fields=fields)
-    game = game_save(state=state, records=record.hands, rows=[None] * len(record.hands)).game
-    if (finished is None) != (game.finished_at is None):
-        if finished is None:
-            raise RuleError('the game is over: "finished" must say when it ended')
-        raise RuleError('"finished" is given but the game is not over')
-    return game
+
+class _Import:
+    """One restore: the new club, and how the file's keys are read into its rows."""
+
+    def __init__(self, club: Club, restored: Restored, owner: AbstractBaseUser | None) -> None:
+        self.club = club
+        self.owner = owner
+        self.restored = restored
+        self.players: dict[str, int] = {}
+        self.seasons: list[int] = []
+        User = get_user_model()
+        self.readers: Readers = {User: self.user, Player: self.player, Season: self.season}
+
+    def user(self, name: Any) -> int | None:
+        User = get_user_model()
+        if not isinstance(name, str):
+            raise RuleError("an account must be given by its username")
+        pk = User.objects.filter(**{User.USERNAME_FIELD: name}).values_list("pk", flat=True)
+        if not pk:
+            self.restored.unknown_accounts.add(name)
+            return None
+        return pk[0]
+
+    def player(self, name: Any) -> int:
+        if not isinstance(name, str) or name.casefold() not in self.players:
+            raise RuleError(f"{name!r} is not a player of the club")
+        return self.players[name.casefold()]
+
+    def season(self, number: Any) -> int:
+        if not isinstance(number, int) or not 1 <= number <= len(self.seasons):
+            raise RuleError(f"there is no season {number!r} (seasons are numbered from 1)")
+        return self.seasons[number - 1]
+
+    def fresh_tokens(self, row: models.Model) -> None:
+        """A unique token (live link, invitation) that is taken here gets a new one."""
+        for found in row._meta.concrete_fields:
+            if found.unique and found.default is new_token:
+                value = getattr(row, found.attname)
+                if type(row).objects.filter(**{found.name: value}).exists():
+                    setattr(row, found.attname, new_token())
+                    self.restored.new_tokens += 1
+
+    def row(
+        self,
+        model: type[models.Model],
+        entry: Any,
+        prepare: Callable[[Any, Mapping[str, Any]], bool] | None = None,
+        **owner: Any,
+    ) -> models.Model | None:
+        """A row of ``model`` from its entry, checked and saved; None when ``prepare``
+        saved it in another form."""
+        fields = _fields(model)
+        values = row_values(entry, fields, self.readers)
+        row = model(**owner, **values)
+        if prepare is not None and prepare(row, entry):
+            return None
+        self.fresh_tokens(row)
+        row_check(row)
+        row.save()
+        row_stamp(row, fields, values)
+        return row
+
+    def section(self, data: Mapping[str, Any], key: str, **prepare: Any) -> None:
+        model = SECTIONS[key]
+        for number, entry in enumerate(_list(data, key), start=1):
+            try:
+                row = self.row(model, entry, club=self.club, **prepare)
+            except RuleError as error:
+                raise RuleError(f"{key.removesuffix('s')} {number}: {error}") from None
+            if isinstance(row, Player):
+                self.players[row.name.casefold()] = row.pk
+            elif isinstance(row, Season):
+                self.seasons.append(row.pk)
+
+    def member(self, row: Membership, entry: Mapping[str, Any]) -> bool:
+        """A member without an account here is invited with their role instead."""
+        if row.user_id is not None:
+            return False
+        name = entry.get("user")
+        if not isinstance(name, str):
+            raise RuleError('"user" must be the member\'s username')
+        row_check(row, exclude=["user"])
+        invitation = Invitation.objects.create(club=self.club, role=row.role, created_by=self.owner)
+        self.restored.unknown_accounts.discard(name)
+        self.restored.invited.append((name, row.role, invitation.token))
+        return True
+
+    def player_name(self, row: Player, entry: Mapping[str, Any]) -> bool:
+        row.name = check_name(entry.get("name"), "the name")
+        return False
+
+    def game(self, entry: Any) -> Game:
+        if not isinstance(entry, Mapping):
+            raise RuleError("a game must be a JSON object")
+        carried = {key: value for key, value in entry.items() if key not in ("record", "changes")}
+        values = row_values(carried, _fields(Game), self.readers)
+        changes = _list(entry, "changes")
+        record = parse_game(entry.get("record"))
+        players = roster(record.seating.players, club=self.club)
+        for player in players.values():
+            self.players.setdefault(player.name.casefold(), player.pk)
+        state = game_create(
+            players=[players[name] for name in record.seating.players],
+            first_dealer=players[record.first_dealer],
+            rules=record.rules,
+            teams={t.name: [players[m] for m in t.members] for t in record.seating.teams},
+        )
+        # Set before the hands are saved, so that what is derived from them (the finish
+        # time, the statistics) is derived from the game as it was.
+        game = state.game
+        for name, value in values.items():
+            setattr(game, name, value)
+        self.fresh_tokens(game)
+        row_check(game, exclude=IN_RECORD[Game] | REPLAYED[Game])
+        row_stamp(game, _fields(Game), values)
+        # The finish time is kept in memory for game_save: a finished game without
+        # its ending saved would break the table's check.
+        saved = [name for name in values if name != "finished_at"]
+        if saved:
+            game.save(update_fields=saved)
+        finished = game.finished_at
+        game = game_save(state=state, records=record.hands, rows=[None] * len(record.hands)).game
+        if (finished is None) != (game.finished_at is None):
+            if finished is None:
+                raise RuleError('the game is over: "finished_at" must say when it ended')
+            raise RuleError('"finished_at" is given but the game is not over')
+        for number, change in enumerate(changes, start=1):
+            try:
+                self.row(HandChange, change, game=game)
+            except RuleError as error:
+                raise RuleError(f"change {number}: {error}") from None
+        return game
 
 
 @transaction.atomic
-def club_import(*, data: Any, owner: AbstractBaseUser | None) -> Club:
-    """A new club from ``club_export`` data, with ``owner`` (if any) as its owner; all or
-    nothing: bad data raises a RuleError (or a ValidationError for the club's name) that
-    says what is wrong and where, and nothing is saved."""
+def club_import(*, data: Any, owner: AbstractBaseUser | None) -> Restored:
+    """A new club from ``club_export`` data (either version), with ``owner`` (if any)
+    made its owner; all or nothing: bad data raises a RuleError that says what is
+    wrong and where (or a ValidationError for the club's name), and nothing is saved."""
     if not isinstance(data, Mapping):
         raise RuleError("a club must be a JSON object")
+    if data.get("format") == CLUB_FORMAT_1:
+        data = _from_version_1(data)
     if data.get("format") != CLUB_FORMAT:
-        raise RuleError(f'"format" must be "{CLUB_FORMAT}"')
-    unknown = set(data) - CLUB_KEYS
+        raise RuleError(f'"format" must be "{CLUB_FORMAT}" (or "{CLUB_FORMAT_1}")')
+    club_fields = {found.name for found in _fields(Club)}
+    unknown = set(data) - {"format", "games", *SECTIONS, *club_fields}
     if unknown:
         raise RuleError(f"unknown field {', '.join(sorted(map(str, unknown)))}")
     name = data.get("name")
     if not isinstance(name, str):
         raise RuleError('"name" must be the club\'s name')
+    club = Club.objects.create(name=club_name_check(name))
+    restored = Restored(club)
+    restore = _Import(club, restored, owner)
+    # The name was checked (and stripped) above; the other fields are carried as they are.
+    carried = {key: data[key] for key in club_fields & set(data)}
+    values = row_values(carried, _fields(Club), {})
+    values["name"] = club.name
+    for key, value in values.items():
+        setattr(club, key, value)
+    row_check(club)
+    club.save()
+    row_stamp(club, _fields(Club), values)
+    restore.section(data, "players", prepare=restore.player_name)
+    restore.section(data, "members", prepare=restore.member)
     if owner is not None:
-        club = club_create(name=name, owner=owner)
-    else:
-        club = Club.objects.create(name=club_name_check(name))
-    _club_players(data.get("players", []), club)
-    games = data.get("games", [])
-    if not isinstance(games, list):
-        raise RuleError('"games" must be a list')
-    for number, entry in enumerate(games, start=1):
+        Membership.objects.update_or_create(club=club, user=owner, defaults={"role": Role.OWNER})
+    restore.section(data, "invitations")
+    restore.section(data, "seasons")
+    for number, entry in enumerate(_list(data, "games"), start=1):
         try:
-            _club_game(entry, club)
+            restore.game(entry)
         except RuleError as error:
             raise RuleError(f"game {number}: {error}") from None
-    return club
+    restore.section(data, "payments")
+    club.refresh_from_db()
+    return restored

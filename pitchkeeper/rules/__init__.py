@@ -18,6 +18,7 @@ from .engine import (
     legal_bids,
     replay,
     settle,
+    settled_per_player,
 )
 from .errors import RuleError
 from .presets import DEFAULT_PRESET, GROUPS, PRESET_INFO, PRESETS, PresetInfo, resolve_rules
@@ -58,4 +59,5 @@ __all__ = [
     "replay",
     "resolve_rules",
     "settle",
+    "settled_per_player",
 ]

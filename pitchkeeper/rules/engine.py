@@ -862,6 +862,19 @@ def settle(
     return net
 
 
+def settled_per_player(
+    rules: Ruleset, seating: Seating, settlement: Mapping[str, int] | None
+) -> dict[str, int] | None:
+    """Each player's chips when the ruleset settles per player (``settle_each``
+    "player", or a table without teams, where a side is one player): every member wins
+    or pays the side's amount, so that with teams of equal size the players' chips
+    still sum to zero. None when a team's amount is the team's to share, or there is no
+    settlement."""
+    if settlement is None or (seating.teams and rules.settle_each == "side"):
+        return None
+    return {name: settlement[seating.side_of(name)] for name in seating.players}
+
+
 def replay(
     rules: Ruleset, seating: Seating, first_dealer: str, hands: Sequence[HandRecord]
 ) -> GameResult:

@@ -395,6 +395,7 @@ PRESETS: dict[str, Ruleset] = {
         chips_plus=1,
         chips_zero_or_minus=1,
         chips_per_setback=1,
+        settle_each="player",
     ),
     "five-point-joker": Ruleset(
         preset="five-point-joker",

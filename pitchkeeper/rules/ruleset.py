@@ -21,6 +21,7 @@ Smudge = Literal["none", "wins_game", "all_tricks"]
 MadeScores = Literal["taken", "bid"]
 Winner = Literal["count_order", "bidder_out", "highest_total"]
 Settlement = Literal["chips", "pot", "none"]
+SettleEach = Literal["side", "player"]
 
 CHOICES: dict[str, tuple[str, ...]] = {
     "all_pass": ("redeal", "dealer_forced"),
@@ -29,6 +30,7 @@ CHOICES: dict[str, tuple[str, ...]] = {
     "made_scores": ("taken", "bid"),
     "winner": ("count_order", "bidder_out", "highest_total"),
     "settlement": ("chips", "pot", "none"),
+    "settle_each": ("side", "player"),
 }
 
 # A dealer forced to bid after everybody passed must bid at least this (seeds 001, 004).
@@ -178,6 +180,10 @@ class Ruleset:
     # Side bets (seed 004, the pub game all fours): each other side pays a side this
     # many chips for every hand in which it took every point, however the game goes.
     sweep_chips: int = 0
+    # In a team game, whether a side's settlement is what the side wins or pays as a
+    # whole, shared among its members ("side"), or what each of its players wins or
+    # pays (Contway: "each winning player +$1, each losing player -$1").
+    settle_each: SettleEach = "side"
 
     def __post_init__(self) -> None:
         for name, allowed in CHOICES.items():

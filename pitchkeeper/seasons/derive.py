@@ -21,7 +21,7 @@ from django.utils import timezone
 from pitchkeeper.clubs.models import Club
 from pitchkeeper.games.models import Game
 from pitchkeeper.games.signals import game_saved
-from pitchkeeper.rules import GameRecord, GameResult, Ruleset
+from pitchkeeper.rules import GameRecord, GameResult, Ruleset, settled_per_player
 from pitchkeeper.seasons.models import (
     GameCount,
     GameLine,
@@ -103,9 +103,13 @@ def derive(
         members[seating.side_of(name)].append(ids[name])
     team = bool(seating.teams)
     place = places(result)
+    each = settled_per_player(rules, seating, result.settlement)
     chips: dict[int, int] = {}
-    for side, net in (result.settlement or {}).items():
-        chips |= split_chips(net, members[side], game.pk or 0)
+    if each is not None:
+        chips = {ids[name]: amount for name, amount in each.items()}
+    else:
+        for side, net in (result.settlement or {}).items():
+            chips |= split_chips(net, members[side], game.pk or 0)
     finished_at = game.finished_at
     month = _month(finished_at)
     counted = game.counts and game.deleted_at is None

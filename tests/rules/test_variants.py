@@ -34,6 +34,7 @@ from pitchkeeper.rules import (
     parse_game,
     replay,
     resolve_rules,
+    settled_per_player,
 )
 
 TEAMS = Seating(
@@ -1338,6 +1339,30 @@ def test_contway_six_game():
     assert result.reached == (Reach("Them", "joker"),)
     # Every loser pays 1, and 1 more for each of its two hickeys.
     assert result.settlement == {"Us": -3, "Them": 3}
+
+
+def test_contway_six_settles_each_player_and_partnership_each_side():
+    settlement = CONTWAY_SIX_GAME.replay().settlement
+
+    # Seed 004: "each losing player -$1", and -$1 more for each hickey.
+    assert settled_per_player(CONTWAY, TEAMS, settlement) == {
+        "Ann": -3,
+        "Cy": -3,
+        "Bob": 3,
+        "Dee": 3,
+    }
+    shared = resolve_rules({"preset": "partnership", "settlement": "chips"})
+    assert shared.settle_each == "side"
+    assert settled_per_player(shared, TEAMS, settlement) is None
+    assert settled_per_player(CONTWAY, TEAMS, None) is None
+    # Without teams a side is one player, whatever the setting.
+    alone = {"Ann": -2, "Bob": 3, "Cy": -1}
+    assert settled_per_player(shared, THREE, alone) == alone
+    # A stored Contway ruleset from before the setting still pays each player.
+    stored = {k: v for k, v in CONTWAY.to_dict().items() if k != "settle_each"}
+    assert resolve_rules(stored).settle_each == "player"
+    with pytest.raises(RuleError, match="settle_each must be one of side, player"):
+        resolve_rules({"preset": "contway-six", "settle_each": "team"})
 
 
 def test_contway_six_both_teams_over_eleven_the_bidder_wins():

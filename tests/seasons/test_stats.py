@@ -96,6 +96,20 @@ def team_game(make_game) -> Game:
     return game
 
 
+CONTWAY_ALL = ("high", "low", "jack", "off_jack", "joker", "game")
+
+
+def contway_game(make_game) -> Game:
+    """Ann bids 3 for Us and Them take all six points: Us are hickeyed (and stay at
+    zero); then Bob bids 6 for Them and takes all six: Them 12, out. Us, at zero with
+    one hickey, pay 1 + 1: each of Ann and Cy pays 2, each of Bob and Dee gets 2."""
+    game = make_game("contway-six", ("Ann", "Bob", "Cy", "Dee"), TEAMS).game
+    them = dict.fromkeys(CONTWAY_ALL, "Them")
+    hand_record(game=game, record=HandRecord(pitcher="Ann", bid=3, points=them))
+    hand_record(game=game, record=HandRecord(pitcher="Bob", bid=6, points=them))
+    return game
+
+
 def board(club, key="all"):
     found = leaderboard(club=club, span=span_for(club=club, key=key))
     return {s.name: s for s in found.standings}
@@ -600,3 +614,58 @@ def test_the_rebuild_command_fills_in_games_saved_before_the_statistics(make_gam
 
     assert board(club)["Bob"].wins == 1 and RatingPoint.objects.count() == 3
     assert "Thursday table: 1 games" in capsys.readouterr().out
+
+
+# ---- Settled per player (Contway) ----
+
+
+def test_a_contway_team_game_pays_each_player_the_sides_amount(make_game, club):
+    game = contway_game(make_game)
+
+    assert game_state(game=game).result.settlement == {"Us": -2, "Them": 2}
+    chips = dict(GameLine.objects.filter(game=game).values_list("player__name", "chips"))
+    assert chips == {"Ann": -2, "Cy": -2, "Bob": 2, "Dee": 2}
+    balances = {b.name: b.balance for b in ledger(club=club, span=Span(None)).balances}
+    assert balances == {"Ann": -2, "Cy": -2, "Bob": 2, "Dee": 2}
+    assert {s.name: s.chips for s in board(club).values()} == balances
+
+
+def test_a_team_game_settled_per_side_still_shares_the_amount(make_game, club):
+    team_game(make_game)  # Them, at zero, pay 2 between them.
+
+    chips = dict(GameLine.objects.values_list("player__name", "chips"))
+    assert chips == {"Ann": 1, "Cy": 1, "Bob": -1, "Dee": -1}
+
+
+def test_the_migration_puts_shared_contway_rows_right_in_place(make_game, club):
+    """Rows written when Contway's amount was shared (each player +-1) become each
+    player's +-2, the rollups with them, exactly as stats_rebuild writes them."""
+    from importlib import import_module
+
+    from django.apps import apps
+
+    migration = import_module("pitchkeeper.migrations.0009_ledger_per_player")
+    game = contway_game(make_game)
+    practice = contway_game(make_game)
+    game_counts_set(game=practice, counts=False)
+    rebuilt = (
+        sorted(GameLine.objects.values_list("game", "player", "chips")),
+        sorted(MonthLine.objects.values_list("player", "month", "chips")),
+    )
+    for old in (game, practice):
+        for line in GameLine.objects.filter(game=old):
+            share = 1 if line.chips > 0 else -1
+            if line.counted:
+                MonthLine.objects.filter(player=line.player, month=line.month).update(chips=share)
+            GameLine.objects.filter(pk=line.pk).update(chips=share)
+    assert ledger(club=club, span=Span(None)).balances[0].balance == 1
+
+    migration.ledger_per_player(apps, None)
+
+    assert (
+        sorted(GameLine.objects.values_list("game", "player", "chips")),
+        sorted(MonthLine.objects.values_list("player", "month", "chips")),
+    ) == rebuilt
+    stats_rebuild(club=club)
+    assert sorted(GameLine.objects.values_list("game", "player", "chips")) == rebuilt[0]
+    assert ledger(club=club, span=Span(None)).balances[0].balance == 2

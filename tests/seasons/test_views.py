@@ -6,6 +6,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 from datetime import date
 
 import pytest
@@ -22,7 +23,7 @@ from pitchkeeper.games.services import games_import
 from pitchkeeper.rules import parse_game
 from pitchkeeper.seasons.models import Payment, Season
 from tests.conftest import PASSWORD, sign_in
-from tests.seasons.test_stats import at, moment, smudge_game, team_game
+from tests.seasons.test_stats import at, contway_game, moment, smudge_game, team_game
 
 pytestmark = pytest.mark.django_db
 
@@ -145,6 +146,16 @@ def test_recording_a_payment(client, season_games):
     assert "Choose two different players" in html and Payment.objects.count() == 1
     html = body(client.get(url))
     assert "Dee pays Bob" not in html and "Dee paid Bob 1 chip" in html
+
+
+def test_the_ledger_page_shows_each_contway_player_the_sides_amount(client, make_game):
+    contway_game(make_game)
+    url = reverse("ledger") + "?season=all"
+
+    for html in (body(client.get(url)), body(client.get(url, **HTMX))):
+        rows = re.findall(r'<th scope="row">(\w+)</th>\s*<td[^>]*><strong>([^<]+)</strong>', html)
+        assert sorted(rows) == [("Ann", "-2"), ("Bob", "+2"), ("Cy", "-2"), ("Dee", "+2")]
+    assert "<html" in body(client.get(url)) and "<html" not in body(client.get(url, **HTMX))
 
 
 def test_seasons_are_added_changed_and_deleted_by_the_owner(client, club, season_games):

@@ -13,8 +13,9 @@ from pitchkeeper.clubs.models import Club
 
 class Command(BaseCommand):
     help = (
-        "Print a whole club (its roster and every game, deleted ones too) as JSON in the "
-        "pitchkeeper.club/1 format: a backup that import_club restores."
+        "Print a whole club (its roster, members, invitations, seasons, payments and every "
+        "game with its history, deleted ones too) as JSON in the pitchkeeper.club/2 format: "
+        "a backup that import_club restores."
     )
 
     def add_arguments(self, parser: CommandParser) -> None:

@@ -9,14 +9,16 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.urls import reverse
 
 from pitchkeeper.backups.services import club_import
+from pitchkeeper.clubs.models import Role
 from pitchkeeper.rules import RuleError
 
 
 class Command(BaseCommand):
     help = (
-        "Restore a club from an export_club backup (pitchkeeper.club/1) as a new club, all "
+        "Restore a club from an export_club backup (pitchkeeper.club/2 or /1) as a new club, all "
         "or nothing, and print its id. '-' reads standard input."
     )
 
@@ -34,17 +36,35 @@ class Command(BaseCommand):
                 raise CommandError(f"no user {owner}")
         data = load(file)
         try:
-            club = club_import(data=data, owner=user)
+            restored = club_import(data=data, owner=user)
         except RuleError as error:
-            raise CommandError(f"{file}: {error}") from None
+            raise CommandError(one_line(f"{file}: {error}")) from None
         except ValidationError as error:
-            raise CommandError(f"{file}: {' '.join(error.messages)}") from None
-        if user is None:
+            raise CommandError(one_line(f"{file}: {' '.join(error.messages)}")) from None
+        club = restored.club
+        for username, role, token in restored.invited:
             self.stderr.write(
-                f"Club {club.pk} has no members yet: give it an owner in the admin, or "
+                f"{username} ({role}) has no account here: invited instead, "
+                f"{reverse('invitation', args=[token])}"
+            )
+        if restored.unknown_accounts:
+            names = ", ".join(sorted(restored.unknown_accounts))
+            self.stderr.write(f"Not linked, as there is no account of that name here: {names}")
+        if restored.new_tokens:
+            self.stderr.write(
+                f"{restored.new_tokens} live or invitation links were in use here and got a "
+                "new address."
+            )
+        if not club.memberships.filter(role=Role.OWNER).exists():
+            self.stderr.write(
+                f"Club {club.pk} has no owner yet: give it one in the admin, or "
                 "import again with --owner USERNAME."
             )
         self.stdout.write(str(club.pk))
+
+
+def one_line(message: str) -> str:
+    return " ".join(message.split())
 
 
 def load(name: str) -> Any:
@@ -57,6 +77,8 @@ def load(name: str) -> Any:
         return json.loads(text)
     except (OSError, UnicodeDecodeError) as error:
         raise CommandError(f"{name}: cannot read: {error}") from None
+    except RecursionError:
+        raise CommandError(f"{name}: nested too deeply to read") from None
     except json.JSONDecodeError as error:
         raise CommandError(
             f"{name}: not valid JSON: {error.msg} at line {error.lineno} column {error.colno}"
