@@ -1,14 +1,15 @@
 """Every model of the app, gathered for Django's app registry.
 
-The models live with their domain (clubs, games, seasons); Django looks for an app's
-models in ``pitchkeeper.models``, so they are imported here. The app label stays
-``pitchkeeper``: the tables and migrations are the same as before the domains had
-folders of their own.
+The models live with their domain (clubs, games, seasons; core's health row); Django
+looks for an app's models in ``pitchkeeper.models``, so they are imported here. The app
+label stays ``pitchkeeper``: the tables and migrations are the same as before the
+domains had folders of their own.
 """
 
 from __future__ import annotations
 
 from pitchkeeper.clubs.models import Club, Invitation, Membership, Player, Role, new_token
+from pitchkeeper.core.models import Heartbeat
 from pitchkeeper.games.models import Game, GameQuerySet, Hand, HandChange, Seat
 from pitchkeeper.seasons.models import (
     GameCount,
@@ -28,6 +29,7 @@ __all__ = [
     "GameQuerySet",
     "Hand",
     "HandChange",
+    "Heartbeat",
     "Invitation",
     "Membership",
     "MonthCount",

@@ -5,10 +5,12 @@ The defaults are for local development; production sets DEBUG=0 and SECRET_KEY.
 
 from __future__ import annotations
 
+import logging
 import os
 import sys
 import tempfile
 from datetime import timedelta
+from email.utils import getaddresses
 from pathlib import Path
 
 import dj_database_url
@@ -86,19 +88,93 @@ AUTHENTICATION_BACKENDS = [
 AXES_FAILURE_LIMIT = 5
 AXES_COOLOFF_TIME = timedelta(minutes=15)
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+# The browser's address, also behind the proxy (the last X-Forwarded-For entry).
+AXES_CLIENT_IP_CALLABLE = "pitchkeeper.clubs.lockout.client_ip"
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
+
+# How long an invitation link works: a leaked old link must not let a stranger in.
+INVITATION_DAYS = os.environ.get("INVITATION_DAYS", "7").strip()
+if not (INVITATION_DAYS.isdecimal() and 1 <= int(INVITATION_DAYS) <= 365):
+    raise ImproperlyConfigured(
+        f"INVITATION_DAYS must be a whole number of days from 1 to 365, not {INVITATION_DAYS!r}."
+    )
+INVITATION_TTL = timedelta(days=int(INVITATION_DAYS))
 
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "login"
-EMAIL_BACKEND = os.environ.get("EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")
+CONSOLE_EMAIL = "django.core.mail.backends.console.EmailBackend"
+EMAIL_BACKEND = os.environ.get(
+    "EMAIL_BACKEND", CONSOLE_EMAIL if DEBUG else "django.core.mail.backends.smtp.EmailBackend"
+)
+if EMAIL_BACKEND == CONSOLE_EMAIL and not DEBUG:
+    # It would write every password-reset link, with a working token, into the log.
+    raise ImproperlyConfigured(
+        "EMAIL_BACKEND must not be the console backend when DEBUG is off: it writes "
+        "password-reset links into the server's log. Configure a mail server (EMAIL_HOST...)."
+    )
 EMAIL_HOST = os.environ.get("EMAIL_HOST", "localhost")
 EMAIL_PORT = int(os.environ.get("EMAIL_PORT", "25"))
 EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
 EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
 EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", default=False)
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "pitchkeeper@localhost")
+# The sender of the error mails to ADMINS.
+SERVER_EMAIL = os.environ.get("SERVER_EMAIL", DEFAULT_FROM_EMAIL)
+
+
+def env_admins(name: str) -> list[tuple[str, str]]:
+    """``"Ann <ann@example.com>, bob@example.com"`` as Django's ADMINS."""
+    admins = [pair for pair in getaddresses([os.environ.get(name, "")]) if any(pair)]
+    wrong = [address for _name, address in admins if "@" not in address]
+    if wrong:
+        raise ImproperlyConfigured(f"{name} needs e-mail addresses, not {wrong!r}.")
+    return admins
+
+
+# Who is mailed every server error (with DEBUG off), traceback and request included.
+ADMINS = env_admins("ADMINS")
+
+LOG_LEVEL = os.environ.get("LOG_LEVEL", "INFO").strip().upper()
+if not isinstance(logging.getLevelName(LOG_LEVEL), int):
+    raise ImproperlyConfigured(
+        f"LOG_LEVEL must be DEBUG, INFO, WARNING, ERROR or CRITICAL, not {LOG_LEVEL!r}."
+    )
+# Django's own logging prints only with DEBUG on: with it off a server error's traceback
+# went nowhere. Everything at LOG_LEVEL and above goes to stderr, where gunicorn, systemd
+# or a container keep it; errors are mailed to ADMINS as well.
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "formatters": {
+        "plain": {"format": "{asctime} {levelname} [{name}] {message}", "style": "{"},
+    },
+    "filters": {
+        "debug_off": {"()": "django.utils.log.RequireDebugFalse"},
+    },
+    "handlers": {
+        "stderr": {
+            "class": "logging.StreamHandler",
+            "stream": "ext://sys.stderr",
+            "formatter": "plain",
+        },
+        "mail_admins": {
+            "class": "django.utils.log.AdminEmailHandler",
+            "level": "ERROR",
+            "filters": ["debug_off"],
+        },
+    },
+    "root": {"handlers": ["stderr"], "level": LOG_LEVEL},
+    # Replaces Django's "django" logger (console with DEBUG on only); it passes its records
+    # on to the root's stderr. django.server (runserver's request lines) stays as it is.
+    "loggers": {
+        "django": {"handlers": ["mail_admins"], "level": LOG_LEVEL},
+        # django-axes says at INFO that it started and every sign-in attempt; its
+        # warnings (a lockout) still reach the log.
+        "axes": {"level": max(logging.WARNING, logging.getLevelName(LOG_LEVEL))},
+    },
+}
 
 ROOT_URLCONF = "pitchkeeper.urls"
 WSGI_APPLICATION = "pitchkeeper.wsgi.application"
@@ -167,7 +243,10 @@ SECURE_REDIRECT_EXEMPT = [r"^health/$"]
 # Behind a TLS-terminating proxy the app sees plain HTTP; the proxy says what the browser
 # used in X-Forwarded-Proto. Trusting that header is only safe when a proxy sets it on
 # every request (and drops what the client sent), so it is opt-in.
-if env_bool("BEHIND_HTTPS_PROXY", default=False):
+# The same proxy appends the client's address to X-Forwarded-For, which the sign-in
+# lockout then believes (pitchkeeper.clubs.lockout).
+BEHIND_HTTPS_PROXY = env_bool("BEHIND_HTTPS_PROXY", default=False)
+if BEHIND_HTTPS_PROXY:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 SECURE_HSTS_SECONDS = 0 if DEBUG else int(os.environ.get("SECURE_HSTS_SECONDS", "31536000"))
 SECURE_HSTS_INCLUDE_SUBDOMAINS = SECURE_HSTS_PRELOAD = not DEBUG

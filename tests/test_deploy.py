@@ -75,6 +75,24 @@ def test_production_refuses_to_start_without_a_secret_key(tmp_path):
     assert "SECRET_KEY must be set" in done.stderr
 
 
+@pytest.mark.parametrize(
+    ("name", "value", "message"),
+    [
+        ("LOG_LEVEL", "loud", "LOG_LEVEL must be DEBUG, INFO, WARNING, ERROR or CRITICAL"),
+        ("ADMINS", "Ann <ann at example.com>", "ADMINS needs e-mail addresses"),
+        ("INVITATION_DAYS", "0", "INVITATION_DAYS must be a whole number of days from 1 to 365"),
+        ("INVITATION_DAYS", str(2**63), "INVITATION_DAYS must be a whole number"),
+        ("INVITATION_DAYS", "-7", "INVITATION_DAYS must be a whole number"),
+        ("INVITATION_DAYS", "a week", "INVITATION_DAYS must be a whole number"),
+    ],
+)
+def test_a_wrong_setting_is_refused_at_start(tmp_path, name, value, message):
+    done = manage("check", env=production_env(tmp_path, **{name: value}))
+
+    assert done.returncode != 0
+    assert message in done.stderr
+
+
 PRINT_SETTINGS = """
 import json, django
 django.setup()
@@ -88,6 +106,7 @@ print(json.dumps({
     "frame": s.X_FRAME_OPTIONS,
     "nosniff": s.SECURE_CONTENT_TYPE_NOSNIFF,
     "static": s.STORAGES["staticfiles"]["BACKEND"],
+    "email": s.EMAIL_BACKEND,
 }))
 """
 
@@ -121,11 +140,23 @@ def test_production_settings_are_secure_and_local_ones_work_over_http(tmp_path):
         "frame": "DENY",
         "nosniff": True,
         "static": "whitenoise.storage.CompressedManifestStaticFilesStorage",
+        # Django's own default: the console one would print password-reset links.
+        "email": "django.core.mail.backends.smtp.EmailBackend",
     }
     assert proxied["proxy_header"] == ["HTTP_X_FORWARDED_PROTO", "https"]
     # runserver speaks plain HTTP: nothing may insist on HTTPS there.
     assert not local["session_secure"] and not local["csrf_secure"]
     assert not local["ssl_redirect"] and local["hsts"] == 0
+    assert local["email"] == "django.core.mail.backends.console.EmailBackend"
+
+
+def test_production_refuses_to_start_with_the_console_email_backend(tmp_path):
+    env = production_env(tmp_path, EMAIL_BACKEND="django.core.mail.backends.console.EmailBackend")
+
+    done = manage("check", env=env)
+
+    assert done.returncode != 0
+    assert "EMAIL_BACKEND must not be the console backend when DEBUG is off" in done.stderr
 
 
 def csp_directives(header: str) -> dict[str, list[str]]:
@@ -228,14 +259,18 @@ def fetch(url: str, **headers: str) -> tuple[int, dict[str, str]]:
 
 def test_gunicorn_serves_the_app_with_several_workers(tmp_path):
     """The README's command, on a free loopback port: the health check answers over
-    plain HTTP (for a load balancer), pages redirect to HTTPS, and behind the proxy a
-    request marked X-Forwarded-Proto: https goes through."""
+    plain HTTP (for a load balancer), pages redirect to HTTPS, behind the proxy a
+    request marked X-Forwarded-Proto: https goes through, and every request is in the
+    access log."""
     pytest.importorskip("gunicorn")
     port = free_port()
     env = production_env(tmp_path, BEHIND_HTTPS_PROXY="1")
+    # The health check writes to the database: it must have its tables.
+    migrated = manage("migrate", env=env)
+    assert migrated.returncode == 0, migrated.stderr
     server = subprocess.Popen(
         [sys.executable, "-m", "gunicorn", "pitchkeeper.wsgi", "-w", "2"]
-        + ["-b", f"127.0.0.1:{port}", "--log-level", "warning"],
+        + ["-b", f"127.0.0.1:{port}", "--log-level", "warning", "--access-logfile", "-"],
         cwd=ROOT,
         env=env,
         stdout=subprocess.PIPE,
@@ -262,3 +297,4 @@ def test_gunicorn_serves_the_app_with_several_workers(tmp_path):
         server.terminate()
         output = server.communicate(timeout=30)[0]
     assert "Traceback" not in output, output
+    assert '"GET /health/ HTTP/1.1" 200' in output, output

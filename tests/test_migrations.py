@@ -6,6 +6,7 @@ import sqlite3
 import subprocess
 import sys
 from contextlib import closing
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -126,9 +127,20 @@ def test_a_database_from_before_the_domains_migrates_with_nothing_lost(tmp_path)
     before = _tables(database)
     assert before["pitchkeeper_game"] == 41 and before["pitchkeeper_handchange"] > 0
 
+    migrated_at = datetime.now(UTC)
     _manage(database, "migrate", "--no-input")
 
-    assert _tables(database) == before
+    after = _tables(database)
+    assert {name: after[name] for name in before} == before
+    # Tables added since (the health check's row) start empty.
+    assert all(after[name] == 0 for name in after.keys() - before.keys())
+    # The invitations already made expire a week after the migration.
+    with closing(sqlite3.connect(database)) as db:
+        expiries = [e for (e,) in db.execute("SELECT expires FROM pitchkeeper_invitation")]
+    assert len(expiries) == 2
+    for expires in expiries:
+        left = datetime.fromisoformat(expires).replace(tzinfo=UTC) - migrated_at
+        assert timedelta(days=7) <= left < timedelta(days=7, minutes=5)
     # Every game replays to what is stored, and the statistics kept are exactly what
     # rebuilding them from the hands writes.
     assert "checked 41" in _manage(database, "shell", "-c", CHECK_AFTER_MIGRATING)

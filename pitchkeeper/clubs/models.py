@@ -4,10 +4,12 @@ players of its roster (a player need not have an account)."""
 from __future__ import annotations
 
 import secrets
+from datetime import datetime
 
 from django.conf import settings
 from django.db import models
 from django.db.models.functions import Lower
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from pitchkeeper.rules.record import MAX_NAME_LENGTH
@@ -15,6 +17,11 @@ from pitchkeeper.rules.record import MAX_NAME_LENGTH
 
 def new_token() -> str:
     return secrets.token_urlsafe(32)
+
+
+def invitation_expiry() -> datetime:
+    """When an invitation made now stops working (settings.INVITATION_TTL from now)."""
+    return timezone.now() + settings.INVITATION_TTL
 
 
 class Club(models.Model):
@@ -76,7 +83,8 @@ class Membership(models.Model):
 
 
 class Invitation(models.Model):
-    """A link that makes whoever follows it (signed in) a member with ``role``."""
+    """A link that makes whoever follows it (signed in) a member with ``role``, until it
+    expires or is revoked. An owner's link is used up by the first who joins with it."""
 
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="invitations")
     token = models.CharField(max_length=43, unique=True, default=new_token)
@@ -86,6 +94,7 @@ class Invitation(models.Model):
     )
     created = models.DateTimeField(_("created"), auto_now_add=True)
     revoked = models.BooleanField(_("revoked"), default=False)
+    expires = models.DateTimeField(_("expires"), default=invitation_expiry)
 
     class Meta:
         verbose_name = _("invitation")
@@ -94,6 +103,10 @@ class Invitation(models.Model):
 
     def __str__(self) -> str:
         return f"{self.role} invitation to {self.club}"
+
+    @property
+    def expired(self) -> bool:
+        return timezone.now() >= self.expires
 
 
 class Player(models.Model):

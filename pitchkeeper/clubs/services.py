@@ -7,6 +7,8 @@ from django.contrib.auth.base_user import AbstractBaseUser
 from django.core.exceptions import ValidationError
 from django.core.validators import ProhibitNullCharactersValidator
 from django.db import transaction
+from django.utils import timezone
+from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 
 from pitchkeeper.clubs.models import Club, Invitation, Membership, Player, Role
@@ -40,11 +42,36 @@ def invitation_revoke(*, club: Club, pk: int) -> None:
 
 @transaction.atomic
 def invitation_accept(*, invitation: Invitation, user: AbstractBaseUser) -> Membership:
-    """``user`` joins the invitation's club; a member already keeps their role."""
-    membership, _created = Membership.objects.get_or_create(
+    """``user`` joins the invitation's club; a member already keeps their role. An
+    expired or revoked invitation is refused; an owner's is used up by the one who joins."""
+    # Locked, so that two people cannot both take an owner's link at the same moment.
+    invitation = Invitation.objects.select_for_update().get(pk=invitation.pk)
+    invitation_check(invitation)
+    membership, created = Membership.objects.get_or_create(
         club=invitation.club, user=user, defaults={"role": invitation.role}
     )
+    if created and invitation.role == Role.OWNER:
+        invitation.revoked = True
+        invitation.save(update_fields=["revoked"])
     return membership
+
+
+def invitation_check(invitation: Invitation) -> None:
+    """A ValidationError saying why ``invitation`` no longer works, if it does not."""
+    if invitation.revoked:
+        raise ValidationError(
+            _(
+                "This invitation has been withdrawn or already used. "
+                "Ask the club's owner for a new link."
+            ),
+            code="revoked",
+        )
+    if invitation.expired:
+        raise ValidationError(
+            _("This invitation expired on %(date)s. Ask the club's owner for a new link."),
+            code="expired",
+            params={"date": date_format(timezone.localtime(invitation.expires), "DATETIME_FORMAT")},
+        )
 
 
 @transaction.atomic

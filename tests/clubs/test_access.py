@@ -206,7 +206,9 @@ def test_invitation_link_makes_a_member(client, club, anonymous_client):
     assert Membership.objects.get(user=joiner).role == "viewer"
 
     client.post(reverse("club", args=[club.pk]), {"action": "revoke", "invitation": invitation.pk})
-    assert anonymous_client.get(url).status_code == 404
+    revoked = anonymous_client.get(url)
+    assert revoked.status_code == 410
+    assert "This invitation has been withdrawn" in revoked.content.decode()
 
 
 def test_owner_changes_roles_but_a_club_keeps_an_owner(

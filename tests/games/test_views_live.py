@@ -4,11 +4,12 @@ the language switcher."""
 from __future__ import annotations
 
 import json
+import re
 import struct
 
 import pytest
 from django.template.loader import render_to_string
-from django.test import RequestFactory
+from django.test import RequestFactory, override_settings
 from django.urls import reverse
 
 from pitchkeeper.games.hands import hand_record
@@ -130,6 +131,23 @@ def test_a_new_hand_is_a_fresh_answer(client, game):
     assert response["ETag"] != first["ETag"]
     assert response.content != first.content
     assert "Bob +2" in response.content.decode()
+
+
+def test_etag_is_opaque_and_tells_neither_the_id_nor_the_time(client, game):
+    hand_record(game=game, record=played("Bob", 2, "Bob", "Bob", None, "Cy"))
+    game.refresh_from_db()
+    url = live_url(game)
+
+    etag = client.get(url, **HTMX)["ETag"]
+    with override_settings(SECRET_KEY="another deployment's key"):
+        elsewhere = client.get(url, **HTMX)["ETag"]
+
+    # Nothing but hex digits: no "<id>-<timestamp>" for a spectator to read.
+    assert re.fullmatch(r'"[0-9a-f]{32}"', etag), etag
+    assert str(int(game.updated.timestamp())) not in etag
+    assert game.updated.isoformat() not in etag
+    # Keyed with the SECRET_KEY, so nobody can work the inputs out from it.
+    assert elsewhere != etag
 
 
 def test_page_fragment_and_language_have_their_own_etags(client, game):

@@ -6,6 +6,7 @@ from django.contrib import messages
 from django.core.exceptions import ValidationError
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
@@ -13,6 +14,7 @@ from pitchkeeper.clubs.access import CURRENT_CLUB, club_membership
 from pitchkeeper.clubs.models import Invitation, Membership
 from pitchkeeper.clubs.services import (
     club_create,
+    invitation_check,
     invitation_create,
     invitation_revoke,
     member_change,
@@ -65,7 +67,7 @@ def club_detail(request: HttpRequest, pk: int) -> HttpResponse:
     context = {
         "club": club,
         "members": club.memberships.select_related("user"),
-        "invitations": club.invitations.filter(revoked=False),
+        "invitations": club.invitations.filter(revoked=False, expires__gt=timezone.now()),
         "players": club.players.select_related("user"),
         "roles": Membership._meta.get_field("role").choices,
     }
@@ -105,15 +107,19 @@ def _int(value: str | None) -> int:
 
 @require_http_methods(["GET", "POST"])
 def invitation_accept(request: HttpRequest, token: str) -> HttpResponse:
-    """Join a club by its invitation link (after signing in or up)."""
-    invitation = (
-        Invitation.objects.filter(token=token, revoked=False).select_related("club").first()
-    )
+    """Join a club by its invitation link (after signing in or up); the page says which
+    club and with what role. A revoked, used-up or expired link says so (410 Gone)."""
+    invitation = Invitation.objects.filter(token=token).select_related("club").first()
     if invitation is None:
         raise Http404
-    if request.method == "POST":
-        membership = accept(invitation=invitation, user=request.user)
-        request.session[CURRENT_CLUB] = membership.club_id
-        messages.success(request, _("Welcome to %(club)s.") % {"club": membership.club.name})
-        return redirect("home")
+    try:
+        if request.method == "POST":
+            membership = accept(invitation=invitation, user=request.user)
+            request.session[CURRENT_CLUB] = membership.club_id
+            messages.success(request, _("Welcome to %(club)s.") % {"club": membership.club.name})
+            return redirect("home")
+        invitation_check(invitation)
+    except ValidationError as error:
+        context = {"invitation": invitation, "errors": error.messages}
+        return render(request, "clubs/invitation.html", context, status=410)
     return render(request, "clubs/invitation.html", {"invitation": invitation})

@@ -9,6 +9,7 @@ from __future__ import annotations
 from django.contrib.auth.decorators import login_not_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
+from django.utils.crypto import salted_hmac
 from django.utils.translation import get_language
 from django.views.decorators.cache import cache_control
 from django.views.decorators.http import condition, require_safe
@@ -28,14 +29,17 @@ def _fragment(request: HttpRequest) -> bool:
 
 
 def live_etag(request: HttpRequest, token: str) -> str | None:
-    """Everything the answer depends on: the game and its last change, the language,
-    and page or fragment. None for an unknown token, which the view answers 404."""
-    row = Game.objects.alive().filter(share_token=token).values_list("pk", "updated").first()
-    if row is None:
+    """Everything the answer depends on: the game's last change, the language, and page
+    or fragment. None for an unknown token, which the view answers 404.
+
+    The tag is an HMAC of those with the SECRET_KEY: a spectator's browser keeps it, and
+    it must not tell them the game's database id or when it was last changed."""
+    updated = Game.objects.alive().filter(share_token=token).values_list("updated").first()
+    if updated is None:
         return None
-    pk, updated = row
     part = "board" if _fragment(request) else "page"
-    return f"{pk}-{updated.timestamp()}-{get_language()}-{part}"
+    version = f"{token}\n{updated[0].isoformat()}\n{get_language()}\n{part}"
+    return salted_hmac("pitchkeeper.live.etag", version, algorithm="sha256").hexdigest()[:32]
 
 
 @login_not_required
