@@ -13,6 +13,7 @@ from django.utils import timezone
 from pitchkeeper.clubs.models import Club, Player
 from pitchkeeper.clubs.players import roster
 from pitchkeeper.clubs.services import club_create, club_name_check
+from pitchkeeper.core.limits import FIRST_DAY, LAST_DAY
 from pitchkeeper.games.hands import game_save
 from pitchkeeper.games.models import Game
 from pitchkeeper.games.services import game_create, game_export
@@ -71,9 +72,17 @@ def _club_moment(entry: Mapping[str, Any], key: str, *, required: bool) -> Any:
     value = entry.get(key)
     if value is None and not required:
         return None
-    moment = parse_datetime(value) if isinstance(value, str) and "\x00" not in value else None
+    message = f'"{key}" must be a date and time such as "2024-05-01T20:30:00+00:00"'
+    try:
+        moment = parse_datetime(value) if isinstance(value, str) and "\x00" not in value else None
+    except ValueError:
+        # Well formed but no such time: February 30th, an offset of 99 hours.
+        raise RuleError(message) from None
     if moment is None:
-        raise RuleError(f'"{key}" must be a date and time such as "2024-05-01T20:30:00+00:00"')
+        raise RuleError(message)
+    if not FIRST_DAY < moment.date() < LAST_DAY:
+        # Shown in any time zone, a time at the ends of Python's dates overflows.
+        raise RuleError(f'"{key}" must be between {FIRST_DAY} and {LAST_DAY}')
     if timezone.is_naive(moment):
         moment = timezone.make_aware(moment)
     return moment
