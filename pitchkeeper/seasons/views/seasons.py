@@ -18,7 +18,6 @@ from pitchkeeper.core.limits import FIRST_DAY, LAST_DAY
 from pitchkeeper.seasons.models import Season
 from pitchkeeper.seasons.views.shared import _club, _partial
 
-
 # The browser's date picker keeps to the days the model accepts.
 DAY_ATTRS = {"type": "date", "min": FIRST_DAY.isoformat(), "max": LAST_DAY.isoformat()}
 
