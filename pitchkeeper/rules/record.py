@@ -138,6 +138,15 @@ def _refuse_twice(data: Any, path: tuple[str | int, ...]) -> None:
             _refuse_twice(value, (*path, index))
 
 
+# What an item of a list is called, by the key of the list (None: the file's own list).
+_ITEM: dict[str | int | None, str] = {
+    None: "game",
+    "games": "game",
+    "hands": "hand",
+    "players": "player",
+}
+
+
 def _place(path: tuple[str | int, ...]) -> str:
     """Where in a game file or a club's backup ``path`` is, in words: "game 2, hand 5,
     points"."""
@@ -145,9 +154,8 @@ def _place(path: tuple[str | int, ...]) -> str:
     parent: str | int | None = None
     for key in path:
         if isinstance(key, int):
-            what = {None: "game", "games": "game", "hands": "hand", "players": "player"}
-            words.append(f"{what.get(parent, 'entry')} {key + 1}")
-        elif key not in ("record", "games", "hands", "players"):
+            words.append(f"{_ITEM.get(parent, 'entry')} {key + 1}")
+        elif key not in ("record", *_ITEM):
             words.append(key)
         parent = key
     return ", ".join(words)
