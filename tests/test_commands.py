@@ -194,3 +194,60 @@ def test_import_into_a_named_or_a_new_club(record_file, game_data, only_club, us
     ]
     assert not only_club.games.exists()
     assert len(json.loads(run("export_games", "--club", str(other.pk)))) == 1
+
+
+# ---- Input past every bound: a one-line CommandError, never a traceback ----
+
+HOSTILE_FILES = {
+    "nested": ("[" * 100_000, "the data is nested more than 32 levels deep"),
+    "long number": ('{"bid": ' + "9" * 5000 + "}", "a number has more than 18 digits: 9999"),
+    "key twice": (
+        '[{"format": "pitchkeeper.game/1", "hands": [{"bid": 2, "bid": 3}]}]',
+        'game 1, hand 1: "bid" is given twice',
+    ),
+}
+
+
+@pytest.mark.parametrize("command", ["import_games", "import_club"])
+@pytest.mark.parametrize("kind", HOSTILE_FILES)
+def test_hostile_files_are_refused_in_one_line(record_file, command, kind):
+    content, message = HOSTILE_FILES[kind]
+    path = record_file(content)
+
+    with pytest.raises(CommandError) as caught:
+        run(command, path)
+
+    assert str(caught.value).startswith(f"{path}: {message}")
+    assert "\n" not in str(caught.value)
+    assert not Game.objects.exists() and not Player.objects.exists()
+
+
+@pytest.mark.parametrize(
+    ("name", "message"),
+    [
+        ("x" * 61, "at most 60 characters long; this one has 61"),
+        ("", "Give the club a name."),
+        ("Pub\u200b", "invisible or control characters (U+200B)"),
+    ],
+)
+def test_a_new_club_name_past_the_bounds_is_refused(record_file, game_data, name, message):
+    with pytest.raises(CommandError) as caught:
+        run("import_games", "--new-club", name, record_file(game_data()))
+
+    assert message in str(caught.value)
+    assert not Game.objects.exists()
+
+
+def test_a_new_club_name_is_normalised(record_file, game_data):
+    run("import_games", "--new-club", "  Ｐｕｂ  league ", record_file(game_data()))
+
+    assert Game.objects.get().club.name == "Pub league"
+
+
+def test_a_game_with_more_hands_than_allowed_is_refused(record_file, game_data):
+    path = record_file(game_data(hands=[{"misdeal": True}] * 100_000))
+
+    with pytest.raises(CommandError, match="at most 200 hands \\(this one has 100000\\)"):
+        run("import_games", path)
+
+    assert not Game.objects.exists()

@@ -23,11 +23,13 @@ from django.core.management import CommandError, call_command
 from hypothesis import HealthCheck, event, example, given, settings
 from hypothesis import strategies as st
 
+from pitchkeeper.clubs.names import name_key
 from pitchkeeper.clubs.players import roster
 from pitchkeeper.games.hands import hand_record
 from pitchkeeper.games.models import Game
 from pitchkeeper.games.services import game_create, games_import
-from pitchkeeper.rules import HandRecord, RuleError, resolve_rules
+from pitchkeeper.rules import HandRecord, RuleError, load_json, resolve_rules
+from pitchkeeper.rules.record import hidden_character
 
 from .conftest import example_record
 
@@ -420,17 +422,22 @@ def test_random_tokens_in_urls_are_not_found(client, anonymous_client, token):
         assert answered(response, before, f"token {token!r}") == 404
 
 
+PAGED = ["/", "/games/deleted/", "/games/{game}/history/", "/seasons/players/{player}/"]
+
+
 @FUZZ
-@given(page=junk)
-@example(page=str(2**63))
-@example(page="99999999999999999999")
-def test_any_page_number_of_the_game_list(client, games, page):
-    games("setback")
+@given(page=junk, url=st.sampled_from(PAGED))
+@example(page=str(2**63), url="/")
+@example(page="9" * 23, url="/seasons/players/{player}/")
+@example(page="9" * 5000, url="/games/{game}/history/")
+def test_any_page_number_of_every_list(client, games, page, url):
+    game = games("setback", hands=1)
+    url = url.format(game=game.pk, player=game.first_dealer_id)
 
-    response = client.get("/", {"page": page})
-    fragment = client.get("/", {"page": page}, **HTMX)
+    response = client.get(url, {"page": page})
+    fragment = client.get(url, {"page": page}, **HTMX)
 
-    assert response.status_code == 200 and fragment.status_code == 200
+    assert response.status_code == 200 and fragment.status_code == 200, url
 
 
 # ---- JSON to import ----
@@ -530,3 +537,113 @@ def test_the_import_command_imports_or_says_what_is_wrong(club, tmp_path_factory
     except CommandError as error:
         assert str(error)
         assert snapshot() == before
+
+
+# ---- Dates, amounts and chips ----
+
+days = st.one_of(
+    st.dates().map(str),
+    st.sampled_from(["9999-12-31", "0001-01-01", "2999-12-31", "1900-01-01", "3000-01-01"]),
+    junk,
+)
+
+
+@FUZZ
+@given(start=days, end=st.one_of(st.just(""), days), chip_value=junk, htmx=st.booleans())
+@example(start="2024-01-01", end="9999-12-31", chip_value="", htmx=False)
+@example(start="2024-01-01", end="", chip_value="-1", htmx=False)
+def test_any_season_is_added_or_refused_and_every_page_still_answers(
+    client, games, start, end, chip_value, htmx
+):
+    games("setback", hands=1)
+    post = {"new-name": "S", "new-start": start, "new-end": end, "new-chip_value": chip_value}
+    before = snapshot()
+
+    response = client.post("/seasons/manage/", post, **(HTMX if htmx else {}))
+
+    assert answered(response, before, f"season {post!r}") in (302, 400)
+    for url in ("/seasons/", "/seasons/ledger/", "/seasons/export/hands.csv"):
+        page = client.get(url)
+        assert page.status_code == 200, url
+        if page.streaming:
+            assert b"".join(page.streaming_content)
+
+
+@FUZZ
+@given(chips=st.one_of(junk, st.integers(min_value=2**31 - 3, max_value=2**64).map(str)))
+@example(chips=str(2**31))
+@example(chips=str(2**63))
+def test_any_payment_is_recorded_or_refused(client, club, chips):
+    ann, bob = roster(["Ann", "Bob"], club=club).values()
+    before = snapshot()
+
+    response = client.post("/seasons/ledger/", {"payer": ann.pk, "payee": bob.pk, "chips": chips})
+
+    assert answered(response, before, f"chips {chips!r}") in (302, 400)
+    assert client.get("/seasons/ledger/").status_code == 200
+
+
+# ---- Names in any Unicode ----
+
+unicode_names = st.one_of(
+    names,
+    st.text(alphabet=st.characters(categories=["Cf", "Cc", "Zs", "Lu", "Ll"]), max_size=8),
+    st.sampled_from(["Ａｎｎ", "ＡＮＮ", "Ann\u200b", "\u200b", "\u3164", "ａnn", "ANN"]),
+)
+
+
+@FUZZ
+@given(new=st.lists(unicode_names, min_size=1, max_size=4))
+def test_no_two_players_ever_look_alike(client, club, new):
+    roster(["Ann"], club=club)
+    for name in new:
+        before = snapshot()
+        answered(client.post("/players/", {"name": name}), before, f"player {name!r}")
+
+    stored = list(club.players.values_list("name", flat=True))
+    assert len({name_key(name) for name in stored}) == len(stored), stored
+    assert all(hidden_character(name) is None for name in stored if name != "Ann"), stored
+
+
+# ---- Files nested, repeated, huge ----
+
+hostile_json = st.one_of(
+    st.integers(min_value=1, max_value=200_000).map(lambda n: "[" * n + "]" * n),
+    st.integers(min_value=1, max_value=100_000).map(lambda n: '{"a":' * n + "1" + "}" * n),
+    st.integers(min_value=1, max_value=6000).map(lambda n: "[" + "9" * n + "]"),
+    st.lists(st.sampled_from(["bid", "points", "format", "hands"]), min_size=2, max_size=4).map(
+        lambda keys: "{" + ", ".join(f'"{key}": 1' for key in keys) + "}"
+    ),
+    malformed_records().map(lambda record: json.dumps(record).replace('{"', '{"hands": 1, "', 1)),
+)
+
+
+@FUZZ
+@given(content=hostile_json, command=st.sampled_from(["import_games", "import_club"]))
+@example(content="[" * 100_000, command="import_games")
+@example(content="[" + "9" * 5000 + "]", command="import_club")
+def test_hostile_files_are_refused_in_one_line(club, tmp_path_factory, content, command):
+    path = tmp_path_factory.mktemp("import") / "games.json"
+    path.write_text(content, encoding="utf-8")
+    where = ["--club", str(club.pk)] if command == "import_games" else []
+    before = snapshot()
+    try:
+        call_command(command, str(path), *where, stdout=io.StringIO(), stderr=io.StringIO())
+    except CommandError as error:
+        assert str(error) and "\n" not in str(error)
+        assert snapshot() == before
+
+
+@FUZZ
+@given(keys=st.lists(st.sampled_from(["high", "low", "jack", "game"]), min_size=2, max_size=6))
+def test_a_key_given_twice_is_refused_naming_it(keys):
+    points = ", ".join(f'"{key}": "Ann"' for key in keys)
+    text = '[{"hands": [{"points": {' + points + "}}]}]"
+    try:
+        load_json(text)
+    except RuleError as error:
+        assert len(set(keys)) < len(keys)
+        assert str(error).startswith("game 1, hand 1, points: ")
+        assert str(error).endswith(" is given twice")
+    else:
+        assert len(set(keys)) == len(keys)

@@ -18,6 +18,7 @@ from django.core.exceptions import ValidationError
 from django.db import models
 from django.utils import timezone
 
+from pitchkeeper.core.limits import FIRST_DAY, LAST_DAY
 from pitchkeeper.rules import RuleError
 
 # How a related row is written (its id to a key) and read back (a key to its id).
@@ -90,6 +91,11 @@ def field_value(field: Any, raw: Any) -> Any:
         value = field.to_python(raw)
     except ValidationError as error:
         raise RuleError(f'"{field.name}": {" ".join(error.messages)}') from None
+    if isinstance(value, date):
+        day = value.date() if isinstance(value, datetime) else value
+        if not FIRST_DAY < day < LAST_DAY:
+            # Shown in any time zone, a time at the ends of Python's dates overflows.
+            raise RuleError(f'"{field.name}" must be between {FIRST_DAY} and {LAST_DAY}')
     if isinstance(value, datetime) and timezone.is_naive(value):
         value = timezone.make_aware(value)
     return value

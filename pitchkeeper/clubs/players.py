@@ -5,51 +5,43 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from django.core.exceptions import ValidationError
-from django.core.validators import ProhibitNullCharactersValidator
 from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 
 from pitchkeeper.clubs.models import Club, Player
+from pitchkeeper.clubs.names import name_clean, name_key
 from pitchkeeper.rules.record import MAX_NAME_LENGTH, check_name
 
 
 def roster(names: Sequence[str], *, club: Club) -> dict[str, Player]:
     """The club's players of these names, matched without regard to case, added when new.
 
-    Compared in Python: SQLite's LOWER() folds ASCII letters only.
+    Compared in Python: SQLite's LOWER() folds ASCII letters only, and neither database
+    normalises Unicode.
     """
-    known = {player.name.casefold(): player for player in club.players.all()}
+    known = {name_key(player.name): player for player in club.players.all()}
     players = {}
     for name in names:
-        player = known.get(name.casefold())
+        player = known.get(name_key(name))
         if player is None:
             player = Player.objects.create(club=club, name=check_name(name, "a player's name"))
-            known[name.casefold()] = player
+            known[name_key(name)] = player
         players[name] = player
     return players
 
 
 def player_name_check(name: str, *, club: Club, player: Player | None = None) -> str:
-    """``name`` stripped, as ``check_name`` does, or a ValidationError saying what is
-    wrong with it: empty, too long, or the name of another player in any case.
+    """``name`` normalised, as ``check_name`` does, or a ValidationError saying what is
+    wrong with it: empty, too long, invisible characters, or the name of another player
+    in any case or any Unicode form of the same letters ("Ａｎｎ" is "Ann").
 
     Compared in Python: SQLite's LOWER() folds ASCII letters only.
     """
-    name = name.strip()
-    if not name:
-        raise ValidationError(_("Give the player a name."), code="required")
-    # PostgreSQL refuses text with a NUL byte: that was a 500.
-    ProhibitNullCharactersValidator()(name)
-    if len(name) > MAX_NAME_LENGTH:
-        raise ValidationError(
-            _("A name can be at most %(limit)d characters long; this one has %(length)d."),
-            code="max_length",
-            params={"limit": MAX_NAME_LENGTH, "length": len(name)},
-        )
+    name = name_clean(name, limit=MAX_NAME_LENGTH, empty=_("Give the player a name."))
     others = club.players.exclude(pk=player.pk) if player else club.players.all()
-    folded = name.casefold()
+    folded = name_key(name)
     for other in others.values_list("name", flat=True):
-        if other.casefold() == folded:
+        if name_key(other) == folded:
             raise ValidationError(
                 _("There is already a player called %(name)s."),
                 code="duplicate",

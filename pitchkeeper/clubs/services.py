@@ -5,13 +5,13 @@ from __future__ import annotations
 
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.core.exceptions import ValidationError
-from django.core.validators import ProhibitNullCharactersValidator
 from django.db import transaction
 from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 
 from pitchkeeper.clubs.models import Club, Invitation, Membership, Player, Role
+from pitchkeeper.clubs.names import name_clean
 
 CLUB_NAME_LENGTH = 60
 
@@ -114,16 +114,5 @@ def player_link(*, club: Club, player_pk: int, member_pk: int | None) -> Player:
 
 
 def club_name_check(name: str) -> str:
-    """``name`` stripped, or a ValidationError saying what is wrong with it."""
-    name = name.strip()
-    if not name:
-        raise ValidationError(_("Give the club a name."), code="required")
-    # PostgreSQL refuses text with a NUL byte: that was a 500.
-    ProhibitNullCharactersValidator()(name)
-    if len(name) > CLUB_NAME_LENGTH:
-        raise ValidationError(
-            _("A club name can be at most %(limit)d characters long."),
-            code="max_length",
-            params={"limit": CLUB_NAME_LENGTH},
-        )
-    return name
+    """``name`` normalised (``name_clean``), or a ValidationError saying what is wrong."""
+    return name_clean(name, limit=CLUB_NAME_LENGTH, empty=_("Give the club a name."))

@@ -28,7 +28,7 @@ from pitchkeeper.rules import (
     Seating,
     replay,
 )
-from pitchkeeper.rules.record import hand_to_data, parse_hand
+from pitchkeeper.rules.record import MAX_HANDS, hand_to_data, parse_hand
 
 # Hand numbers are moved out of the way before renumbering, so that the unique
 # (game, number) constraint holds after every row of the update.
@@ -364,6 +364,14 @@ def _insert(
     token: str | None = None,
 ) -> GameState:
     count = len(state.hands)
+    if count >= MAX_HANDS:
+        raise RuleError(
+            _(
+                "A game can have at most %(most)d hands, and this one has them all. No real "
+                "game comes near; more would make its pages slow. Start a new game."
+            )
+            % {"most": MAX_HANDS}
+        )
     if not 1 <= number <= count + 1:
         raise RuleError(
             _("the game has %(count)d hands, so there is no place for hand %(number)d")

@@ -60,6 +60,6 @@ def ledger_per_player(apps: Any, schema_editor: Any) -> None:
 
 
 class Migration(migrations.Migration):
-    dependencies = [("pitchkeeper", "0007_seasons_and_stats")]
+    dependencies = [("pitchkeeper", "0008_input_bounds")]
 
     operations = [migrations.RunPython(ledger_per_player, migrations.RunPython.noop)]

@@ -7,6 +7,9 @@ checked by ``replay``. Nothing here knows about storage.
 from __future__ import annotations
 
 import json
+import re
+import unicodedata
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -19,6 +22,22 @@ from .seating import Seating, Team
 
 FORMAT = "pitchkeeper.game/1"
 MAX_NAME_LENGTH = 40
+# A real game is over within a few dozen hands, misdeals and all. A game of 200 hands
+# shows in about a quarter of a second; 500 took 1.4 s, and 100,000 took 28 s and 36 MB.
+MAX_HANDS = 200
+# Bounds on a file to import, far beyond any real one: a club's backup of ten busy years
+# is a few tens of megabytes and nests 8 levels deep; numbers in it have a few digits.
+# Checked before parsing, because Python's parser answers deeper nesting with a
+# RecursionError, longer numbers with a ValueError, and a huge file with all the memory.
+MAX_JSON_CHARS = 200_000_000
+MAX_JSON_DEPTH = 32
+MAX_JSON_DIGITS = 18
+# Invisible or control characters in a name: control (Cc), format (Cf: zero-width,
+# direction overrides), private use, surrogates, unassigned, line and paragraph
+# separators; and the blank letters that look like nothing (Hangul fillers, the blank
+# Braille pattern, the combining grapheme joiner).
+HIDDEN_CATEGORIES = {"Cc", "Cf", "Co", "Cs", "Cn", "Zl", "Zp"}
+HIDDEN_CHARACTERS = set("\u034f\u115f\u1160\u17b4\u17b5\u2800\u3164\uffa0")
 GAME_KEYS = {"format", "id", "rules", "players", "teams", "first_dealer", "hands", "result"}
 HAND_KEYS = {
     "misdeal",
@@ -47,24 +66,132 @@ class GameRecord:
 
 def load_json(text: str) -> list[Any]:
     """The games in a file that holds one game or a list of games."""
+    data = load_document(text)
+    return data if isinstance(data, list) else [data]
+
+
+# A string (escapes and all) or a bracket: what the depth check looks at.
+_STRING_OR_BRACKET = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"|[\[\]{}]')
+
+
+class _Twice(dict):  # type: ignore[type-arg]
+    """An object that named ``key`` more than once."""
+
+    key: str
+
+
+def _pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    found = dict(pairs)
+    if len(found) == len(pairs):
+        return found
+    twice = _Twice(found)
+    counts = Counter(key for key, _value in pairs)
+    twice.key = next(key for key, _value in pairs if counts[key] > 1)
+    return twice
+
+
+def _whole(digits: str) -> int:
+    if len(digits.lstrip("-")) > MAX_JSON_DIGITS:
+        raise RuleError(f"a number has more than {MAX_JSON_DIGITS} digits: {digits[:20]}...")
+    return int(digits)
+
+
+def _constant(name: str) -> Any:
+    raise RuleError(f"{name} is not a number JSON allows")
+
+
+def load_document(text: str) -> Any:
+    """JSON data from ``text``, refused (RuleError) past the bounds above, with an object
+    that names a key twice (the last one would silently win), or with NaN or Infinity."""
+    if len(text) > MAX_JSON_CHARS:
+        raise RuleError(f"the file is larger than {MAX_JSON_CHARS:,} characters")
+    depth = 0
+    for match in _STRING_OR_BRACKET.finditer(text):
+        bracket = match.group()
+        if bracket in "[{":
+            depth += 1
+            if depth > MAX_JSON_DEPTH:
+                raise RuleError(f"the data is nested more than {MAX_JSON_DEPTH} levels deep")
+        elif bracket in "]}":
+            depth -= 1
     try:
-        data = json.loads(text)
+        data = json.loads(
+            text, object_pairs_hook=_pairs, parse_int=_whole, parse_constant=_constant
+        )
     except json.JSONDecodeError as error:
         raise RuleError(
             f"not valid JSON: {error.msg} at line {error.lineno} column {error.colno}"
         ) from None
-    return data if isinstance(data, list) else [data]
+    _refuse_twice(data, ())
+    return data
+
+
+def _refuse_twice(data: Any, path: tuple[str | int, ...]) -> None:
+    """Refuse the first object with a key given twice, saying where it is."""
+    if isinstance(data, _Twice):
+        where = _place(path)
+        raise RuleError(f'{where + ": " if where else ""}"{data.key}" is given twice')
+    if isinstance(data, dict):
+        for key, value in data.items():
+            _refuse_twice(value, (*path, key))
+    elif isinstance(data, list):
+        for index, value in enumerate(data):
+            _refuse_twice(value, (*path, index))
+
+
+# What an item of a list is called, by the key of the list (None: the file's own list).
+_ITEM: dict[str | int | None, str] = {
+    None: "game",
+    "games": "game",
+    "hands": "hand",
+    "players": "player",
+}
+
+
+def _place(path: tuple[str | int, ...]) -> str:
+    """Where in a game file or a club's backup ``path`` is, in words: "game 2, hand 5,
+    points"."""
+    words = []
+    parent: str | int | None = None
+    for key in path:
+        if isinstance(key, int):
+            words.append(f"{_ITEM.get(parent, 'entry')} {key + 1}")
+        elif key not in ("record", *_ITEM):
+            words.append(key)
+        parent = key
+    return ", ".join(words)
+
+
+def normal_name(name: str) -> str:
+    """A name as it is stored and compared: Unicode NFKC (full-width letters, ligatures
+    and the like become the plain ones they look like), runs of white space one space,
+    stripped."""
+    return " ".join(unicodedata.normalize("NFKC", name).split())
+
+
+def hidden_character(name: str) -> str | None:
+    """The first invisible or control character in ``name``, as U+XXXX, if any."""
+    for character in name:
+        if character in HIDDEN_CHARACTERS or unicodedata.category(character) in HIDDEN_CATEGORIES:
+            return f"U+{ord(character):04X}"
+    return None
 
 
 def check_name(name: object, what: str) -> str:
+    """``name`` normalised (``normal_name``), or a RuleError saying what is wrong."""
     if not isinstance(name, str) or not name.strip():
         raise RuleError(f"{what} must be a non-empty name")
-    if len(name.strip()) > MAX_NAME_LENGTH:
+    hidden = hidden_character(name.strip())
+    if hidden is not None:
+        # Invisible characters make names that look alike but differ; NUL cannot even
+        # be stored by PostgreSQL.
+        raise RuleError(f"{what} contains an invisible or control character ({hidden})")
+    name = normal_name(name)
+    if not name:
+        raise RuleError(f"{what} must be a non-empty name")
+    if len(name) > MAX_NAME_LENGTH:
         raise RuleError(f"{what} is longer than {MAX_NAME_LENGTH} characters")
-    if "\x00" in name:
-        # PostgreSQL cannot store it.
-        raise RuleError(f"{what} must not contain a NUL character")
-    return name.strip()
+    return name
 
 
 def parse_game(data: Any) -> GameRecord:
@@ -84,19 +211,36 @@ def parse_game(data: Any) -> GameRecord:
     teams = _parse_teams(data.get("teams"))
     seating = Seating(names, teams)
     seating.check(rules)
-    first_dealer = seating.player(data.get("first_dealer", names[0]))
+    first_dealer = seating.player(_normal_names(data.get("first_dealer", names[0])))
     raw_hands = data.get("hands", [])
     if not isinstance(raw_hands, list):
         raise RuleError('"hands" must be a list')
+    if len(raw_hands) > MAX_HANDS:
+        raise RuleError(
+            f"a game can have at most {MAX_HANDS} hands (this one has {len(raw_hands)}): "
+            "no real game comes near, and longer ones would make its pages slow"
+        )
     hands = []
     for number, raw in enumerate(raw_hands, start=1):
         try:
-            hands.append(parse_hand(raw, rules))
+            hands.append(parse_hand(_normal_names(raw), rules))
         except RuleError as error:
             raise error.at_hand(number) from None
     record = GameRecord(rules, seating, first_dealer, tuple(hands))
     record.replay()
     return record
+
+
+def _normal_names(raw: Any) -> Any:
+    """The hand (or name) with every text in it normalised as ``check_name`` does the
+    players', so that "Ａｎｎ" in a hand is the "Ann" at the table."""
+    if isinstance(raw, str):
+        return normal_name(raw)
+    if isinstance(raw, Mapping):
+        return {key: _normal_names(value) for key, value in raw.items()}
+    if isinstance(raw, list):
+        return [_normal_names(value) for value in raw]
+    return raw
 
 
 def _parse_teams(raw: Any) -> tuple[Team, ...]:

@@ -9,10 +9,14 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
+from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import Count, Max, Min, Q, QuerySet, Sum
+from django.utils.formats import number_format
+from django.utils.translation import gettext as _
 
 from pitchkeeper.clubs.models import Club, Player
+from pitchkeeper.core.limits import MOST_CHIPS
 from pitchkeeper.games.models import Game
 from pitchkeeper.seasons.models import (
     GameLine,
@@ -191,11 +195,18 @@ def _chip_value(club: Club, span: Span) -> Decimal | None:
 def payment_record(
     *, club: Club, span: Span, payer: Player, payee: Player, chips: int, by: Any
 ) -> Payment:
-    """Record that ``payer`` paid ``payee`` ``chips`` on the span's ledger."""
+    """Record that ``payer`` paid ``payee`` ``chips`` on the span's ledger, or raise a
+    ValidationError that says what is wrong with it."""
     if payer.club_id != club.pk or payee.club_id != club.pk:
         raise ValueError("both players must be of the club")
-    if payer.pk == payee.pk or chips < 1:
-        raise ValueError("a payment is at least one chip between two players")
+    if payer.pk == payee.pk:
+        raise ValidationError(_("Choose two different players."), code="same_player")
+    if not 1 <= chips <= MOST_CHIPS:
+        raise ValidationError(
+            _("A payment is from 1 to %(most)s chips."),
+            code="chips",
+            params={"most": number_format(MOST_CHIPS, force_grouping=True)},
+        )
     return Payment.objects.create(
         club=club, season=span.season, payer=payer, payee=payee, chips=chips, by=by
     )

@@ -7,10 +7,12 @@ from the engine's result, never edited on its own."""
 from __future__ import annotations
 
 from django.conf import settings
+from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
 from pitchkeeper.clubs.models import Club, Player
+from pitchkeeper.core.limits import DAY_VALIDATORS, FIRST_DAY, LAST_DAY, MOST_CHIPS
 from pitchkeeper.games.models import Game
 from pitchkeeper.rules.record import MAX_NAME_LENGTH
 
@@ -21,12 +23,17 @@ class Season(models.Model):
 
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="seasons")
     name = models.CharField(_("name"), max_length=60)
-    start = models.DateField(_("first day"))
-    end = models.DateField(_("last day"), null=True, blank=True)
+    start = models.DateField(_("first day"), validators=DAY_VALIDATORS)
+    end = models.DateField(_("last day"), null=True, blank=True, validators=DAY_VALIDATORS)
     # Money per chip on this season's ledger; without it, the games' own chip value
     # when all of them agree.
     chip_value = models.DecimalField(
-        _("chip value"), max_digits=8, decimal_places=2, null=True, blank=True
+        _("chip value"),
+        max_digits=8,
+        decimal_places=2,
+        null=True,
+        blank=True,
+        validators=[MinValueValidator(0)],
     )
 
     class Meta:
@@ -38,6 +45,15 @@ class Season(models.Model):
             models.CheckConstraint(
                 condition=models.Q(end__isnull=True) | models.Q(end__gte=models.F("start")),
                 name="season_ends_after_it_starts",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(start__gte=FIRST_DAY, start__lte=LAST_DAY)
+                & (models.Q(end__isnull=True) | models.Q(end__lte=LAST_DAY)),
+                name="season_days_in_bounds",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(chip_value__isnull=True) | models.Q(chip_value__gte=0),
+                name="season_chip_value_not_negative",
             ),
         ]
 
@@ -233,7 +249,7 @@ class Payment(models.Model):
     payee = models.ForeignKey(
         Player, on_delete=models.PROTECT, related_name="+", verbose_name=_("payee")
     )
-    chips = models.PositiveIntegerField(_("chips"))
+    chips = models.PositiveIntegerField(_("chips"), validators=[MaxValueValidator(MOST_CHIPS)])
     at = models.DateTimeField(_("at"), auto_now_add=True)
     by = models.ForeignKey(
         settings.AUTH_USER_MODEL,

@@ -250,7 +250,7 @@ def test_import_without_an_owner_says_the_club_has_no_member(full_club, tmp_path
     ("content", "message"),
     [
         ("{not json", "not valid JSON"),
-        ("[" * 100_000 + "]" * 100_000, "nested too deeply to read"),
+        ("[" * 100_000 + "]" * 100_000, "nested more than 32 levels deep"),
         ('{"format": "pitchkeeper.club/1", "name": "A", "games": [1]}', "game 1"),
         ('{"format": "pitchkeeper.club/1", "name": ""}', "Give the club a name."),
     ],
@@ -477,7 +477,9 @@ BAD_2 = {
         "season 1:",
     ),
     "season in year 10000": (lambda d: d["seasons"][0].update(start="10000-01-01"), "season 1:"),
-    "chips of 2^63": (lambda d: d["payments"][0].update(chips=2**63), "payment 1:"),
+    "chips of 2^31": (lambda d: d["payments"][0].update(chips=2**31), "payment 1:"),
+    # Refused while reading, before any entry is looked at.
+    "chips of 2^63": (lambda d: d["payments"][0].update(chips=2**63), "more than 18 digits"),
     "change with a bad action": (
         lambda d: d["games"][0]["changes"][0].update(action="burn"),
         "game 1: change 1:",

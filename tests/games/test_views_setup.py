@@ -473,3 +473,25 @@ def test_starting_with_settings_shown_for_another_preset_asks_to_check_them(clie
 
 def test_the_screen_only_takes_get_and_post(client):
     assert client.put(reverse("game_new")).status_code == 405
+
+
+@pytest.mark.parametrize(
+    ("name", "message"),
+    [
+        ("Us\u200b", "A name cannot contain invisible or control characters (U+200B)."),
+        ("ＡＮＮ", "A team cannot have a player&#x27;s name."),
+    ],
+)
+def test_a_team_name_with_hidden_characters_or_a_players_in_other_letters(
+    client, players, name, message
+):
+    html = refused(start(client, partnership_post(players, team_name_1=name)), message)
+
+    assert 'id="id_team_name_1_error"' in html
+
+
+def test_a_team_name_is_normalised(client, players):
+    response = start(client, partnership_post(players, team_name_1="  Ｕｓ   two "))
+
+    assert response.status_code == 302
+    assert set(Game.objects.get().seats.values_list("team", flat=True)) >= {"Us two"}

@@ -23,19 +23,11 @@ from pitchkeeper.games.services import games_import
 from pitchkeeper.rules import parse_game
 from pitchkeeper.seasons.models import Payment, Season
 from tests.conftest import PASSWORD, sign_in
-from tests.seasons.test_stats import at, contway_game, moment, smudge_game, team_game
+from tests.seasons.test_stats import at, contway_game, moment, smudge_game
 
 pytestmark = pytest.mark.django_db
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
-
-
-@pytest.fixture
-def season_games(make_game, club):
-    """A setback game Bob wins and a team game Ann and Cy win."""
-    smudge_game(make_game)
-    team_game(make_game)
-    return Player.objects.get(name="Bob")
 
 
 def body(response) -> str:

@@ -20,6 +20,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from pitchkeeper.clubs.models import Club, Player
+from pitchkeeper.clubs.names import name_clean, name_key
 from pitchkeeper.clubs.players import player_add, player_name_check
 from pitchkeeper.games.models import Game
 from pitchkeeper.games.replay import GameState
@@ -430,15 +431,22 @@ class GameForm(forms.Form):
         for key in self.order:
             if data.get(f"team_{key}"):
                 members.setdefault(data[f"team_{key}"], []).append(self._name(key))
-        players = {self._name(key).casefold() for key in self.order}
+        players = {name_key(self._name(key)) for key in self.order}
         seen: set[str] = set()
         for number, names in members.items():
-            name = (data.get(f"team_name_{number}") or "").strip() or team_name(names, number)
-            if name.casefold() in players:
+            typed = data.get(f"team_name_{number}") or ""
+            try:
+                name = name_clean(typed, limit=MAX_NAME_LENGTH, empty="")
+            except ValidationError as error:
+                if error.code != "required":
+                    self.add_error(f"team_name_{number}", error)
+                    continue
+                name = team_name(names, number)
+            if name_key(name) in players:
                 self.add_error(f"team_name_{number}", _("A team cannot have a player's name."))
-            elif name.casefold() in seen:
+            elif name_key(name) in seen:
                 self.add_error(f"team_name_{number}", _("Two teams cannot have the same name."))
-            seen.add(name.casefold())
+            seen.add(name_key(name))
             self.team_names[number] = name
 
     def add_rule_error(self, error: RuleError) -> None:

@@ -15,6 +15,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from django_htmx.http import HttpResponseClientRedirect
 
 from pitchkeeper.clubs.access import ROLES_FOR
+from pitchkeeper.core.limits import page_number
 from pitchkeeper.games.access import member_game
 from pitchkeeper.games.changes import change_rows, hand_words
 from pitchkeeper.games.forms.hand import HandForm, initial_for
@@ -36,11 +37,8 @@ from pitchkeeper.games.views.table import (
 from pitchkeeper.rules import RuleError, bidding_order, resolve_rules
 from pitchkeeper.rules.record import hand_to_data, parse_hand
 
-# Changes and deleted games listed per page, and the last page asked for.
+# Changes and deleted games listed per page.
 PAGE_SIZE = 30
-
-
-LAST_PAGE = 100_000
 
 
 UNDO_STALE = gettext_lazy(
@@ -228,16 +226,8 @@ def _after(
     return _render_game(request, state, _new_hand_form(state), status=status)
 
 
-def _page(request: HttpRequest) -> int:
-    try:
-        # Capped: a huge number would overflow the database's OFFSET (a 500, not a 404).
-        return min(max(1, int(request.GET.get("page") or 1)), LAST_PAGE)
-    except ValueError:
-        return 1
-
-
 def _render_history(request: HttpRequest, game: Game, role: str, status: int = 200) -> HttpResponse:
-    page = _page(request)
+    page = page_number(request.GET.get("page"))
     start = (page - 1) * PAGE_SIZE
     # One more than a page, to know whether there are older ones without counting.
     changes = list(

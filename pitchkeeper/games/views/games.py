@@ -10,6 +10,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from pitchkeeper.clubs.access import club_view
+from pitchkeeper.core.limits import page_number
 from pitchkeeper.games.access import member_game
 from pitchkeeper.games.board import board
 from pitchkeeper.games.models import Seat
@@ -21,7 +22,7 @@ from pitchkeeper.games.services import (
     game_restore,
     share_link_renew,
 )
-from pitchkeeper.games.views.edits import PAGE_SIZE, _page
+from pitchkeeper.games.views.edits import PAGE_SIZE
 from pitchkeeper.games.words import preset_label
 
 
@@ -75,7 +76,7 @@ def game_unremove(request: HttpRequest, pk: int) -> HttpResponse:
 def games_deleted(request: HttpRequest) -> HttpResponse:
     """The current club's deleted games, last deleted first, to be restored."""
     membership = request.membership  # type: ignore[attr-defined]
-    page = _page(request)
+    page = page_number(request.GET.get("page"))
     start = (page - 1) * PAGE_SIZE
     seats = Prefetch("seats", queryset=Seat.objects.select_related("player"))
     games = list(

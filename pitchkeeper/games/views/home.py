@@ -9,6 +9,7 @@ from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
 from pitchkeeper.clubs.access import club_view
+from pitchkeeper.core.limits import page_number
 from pitchkeeper.games.board import board
 from pitchkeeper.games.models import Seat
 from pitchkeeper.games.replay import games_replayed
@@ -26,7 +27,7 @@ def home(request: HttpRequest) -> HttpResponse:
     ``?page=N`` shows older finished games; htmx asks for just those to append them.
     """
     games = request.membership.club.games.alive()  # type: ignore[attr-defined]
-    page = _page(request.GET.get("page"))
+    page = page_number(request.GET.get("page"))
     start = (page - 1) * PAGE_SIZE
     seats = Prefetch("seats", queryset=Seat.objects.select_related("player"))
     # One more than a page, to know whether there are older ones without counting.
@@ -49,15 +50,3 @@ def home(request: HttpRequest) -> HttpResponse:
         "last": games.prefetch_related(seats).first(),
     }
     return render(request, "games/home.html", context)
-
-
-# Far beyond any club's games, and small enough that the query's OFFSET fits the
-# database's integers (a larger one was a 500).
-LAST_PAGE = 10**9
-
-
-def _page(value: str | None) -> int:
-    try:
-        return min(max(1, int(value or 1)), LAST_PAGE)
-    except ValueError:
-        return 1

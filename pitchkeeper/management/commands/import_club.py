@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import json
-import sys
 from typing import Any
 
 from django.contrib.auth import get_user_model
@@ -13,7 +11,9 @@ from django.urls import reverse
 
 from pitchkeeper.backups.services import club_import
 from pitchkeeper.clubs.models import Role
+from pitchkeeper.management.commands.import_games import read
 from pitchkeeper.rules import RuleError
+from pitchkeeper.rules.record import load_document
 
 
 class Command(BaseCommand):
@@ -69,17 +69,6 @@ def one_line(message: str) -> str:
 
 def load(name: str) -> Any:
     try:
-        if name == "-":
-            text = sys.stdin.read()
-        else:
-            with open(name, encoding="utf-8") as file:
-                text = file.read()
-        return json.loads(text)
-    except (OSError, UnicodeDecodeError) as error:
-        raise CommandError(f"{name}: cannot read: {error}") from None
-    except RecursionError:
-        raise CommandError(f"{name}: nested too deeply to read") from None
-    except json.JSONDecodeError as error:
-        raise CommandError(
-            f"{name}: not valid JSON: {error.msg} at line {error.lineno} column {error.colno}"
-        ) from None
+        return load_document(read(name))
+    except RuleError as error:
+        raise CommandError(f"{name}: {error}") from None

@@ -6,12 +6,15 @@ import json
 import sys
 from typing import Any
 
+from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import transaction
 
 from pitchkeeper.clubs.models import Club
+from pitchkeeper.clubs.services import club_name_check
 from pitchkeeper.games.services import game_export, games_import
 from pitchkeeper.rules import RuleError, load_json
+from pitchkeeper.rules.record import MAX_JSON_CHARS
 
 
 class DryRun(Exception):
@@ -61,20 +64,27 @@ class Command(BaseCommand):
             return
         except RuleError as error:
             raise CommandError(str(error)) from None
+        except ValidationError as error:
+            raise CommandError(" ".join(error.messages)) from None
         for game in saved:
             self.stdout.write(str(game.pk))
 
 
-def load(name: str) -> list[Any]:
+def read(name: str) -> str:
+    """The text of file ``name`` ('-' standard input), read no further than one character
+    past the size a file may have, so that a huge one is refused without filling memory."""
     try:
         if name == "-":
-            text = sys.stdin.read()
-        else:
-            with open(name, encoding="utf-8") as file:
-                text = file.read()
-        return load_json(text)
+            return sys.stdin.read(MAX_JSON_CHARS + 1)
+        with open(name, encoding="utf-8") as file:
+            return file.read(MAX_JSON_CHARS + 1)
     except (OSError, UnicodeDecodeError) as error:
         raise CommandError(f"{name}: cannot read: {error}") from None
+
+
+def load(name: str) -> list[Any]:
+    try:
+        return load_json(read(name))
     except RuleError as error:
         raise CommandError(f"{name}: {error}") from None
 
@@ -82,7 +92,7 @@ def load(name: str) -> list[Any]:
 def target_club(pk: int | None, new_name: str | None) -> Club:
     """The club named on the command line, or the only one there is."""
     if new_name is not None:
-        return Club.objects.create(name=new_name.strip() or "Pitchkeeper")
+        return Club.objects.create(name=club_name_check(new_name))
     if pk is not None:
         club = Club.objects.filter(pk=pk).first()
         if club is None:

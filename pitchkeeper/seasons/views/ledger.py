@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib import messages
+from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -55,6 +56,9 @@ def ledger_page(request: HttpRequest) -> HttpResponse:
             )
         except ValueError:
             messages.error(request, _("Choose two different players and at least one chip."))
+            status = 400
+        except ValidationError as error:
+            messages.error(request, " ".join(error.messages))
             status = 400
         else:
             notice = _("Recorded: %(payer)s paid %(payee)s %(chips)d.") % {

@@ -10,13 +10,13 @@ from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
 from pitchkeeper.clubs.access import club_player, club_view
+from pitchkeeper.core.limits import page_number
 from pitchkeeper.games.words import preset_label
 from pitchkeeper.seasons.standings import (
     bid_order,
     player_stats,
 )
 from pitchkeeper.seasons.views.shared import (
-    _page,
     _partial,
     _picker,
     _query,
@@ -133,7 +133,7 @@ def player_page(request: HttpRequest, pk: int) -> HttpResponse:
     and opponents, streaks. ``?page=N`` shows older games (htmx appends just those)."""
     player = club_player(request, pk)
     span = _span(request)
-    page = _page(request.GET.get("page"))
+    page = page_number(request.GET.get("page"))
     found = player_stats(player=player, span=span, page=page)
     standing = found.standing
     context = {

@@ -14,8 +14,12 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST
 
 from pitchkeeper.clubs.access import ROLES_FOR, club_view
+from pitchkeeper.core.limits import FIRST_DAY, LAST_DAY
 from pitchkeeper.seasons.models import Season
 from pitchkeeper.seasons.views.shared import _club, _partial
+
+# The browser's date picker keeps to the days the model accepts.
+DAY_ATTRS = {"type": "date", "min": FIRST_DAY.isoformat(), "max": LAST_DAY.isoformat()}
 
 
 class SeasonForm(forms.ModelForm):
@@ -23,8 +27,8 @@ class SeasonForm(forms.ModelForm):
         model = Season
         fields = ["name", "start", "end", "chip_value"]
         widgets = {
-            "start": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
-            "end": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
+            "start": forms.DateInput(attrs=DAY_ATTRS, format="%Y-%m-%d"),
+            "end": forms.DateInput(attrs=DAY_ATTRS, format="%Y-%m-%d"),
         }
         help_texts = {
             "end": gettext_lazy("Leave empty for a season that runs on."),

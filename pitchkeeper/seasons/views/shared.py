@@ -71,10 +71,3 @@ def decimal(value: float | None, places: int = 2) -> str:
 
 def money(chips: int, value: Decimal | None) -> str | None:
     return None if value is None else number_format(chips * value, 2)
-
-
-def _page(value: str | None) -> int:
-    try:
-        return max(1, int(value or 1))
-    except ValueError:
-        return 1
