@@ -123,11 +123,11 @@ def _rate(derived: list[Any]) -> dict[int, list[tuple[Any, float, float]]]:
 
 def replayed_leaderboard(request: Any) -> Any:
     from django.shortcuts import render
-    from pitchkeeper.views import seasons as views
 
     from pitchkeeper.clubs.access import current_membership
     from pitchkeeper.clubs.models import Player
     from pitchkeeper.seasons.standings import Leaderboard, bid_order
+    from pitchkeeper.seasons.views import leaderboard, shared
 
     request.membership = current_membership(request)
     span, derived = _replayed_season(request)
@@ -143,10 +143,10 @@ def replayed_leaderboard(request: Any) -> Any:
         sorted({k for s in standings.values() for k in s.by_category}),
         sorted({k for s in standings.values() for k in s.by_bid}, key=bid_order),
     )
-    columns = views._columns(board)
-    ordered, sort = views._sorted(board, columns, "rating")
+    columns = leaderboard._columns(board)
+    ordered, sort = leaderboard._sorted(board, columns, "rating")
     context = {
-        **views._picker(request, span),
+        **shared._picker(request, span),
         "headers": [{"column": c, "sorted": False, "link": ""} for c in columns],
         "rows": [(s, [c.text(s) for c in columns]) for s in ordered],
         "sort": sort,
@@ -156,11 +156,12 @@ def replayed_leaderboard(request: Any) -> Any:
 
 def replayed_player(request: Any, pk: int) -> Any:
     from django.shortcuts import render
-    from pitchkeeper.views import seasons as views
 
     from pitchkeeper.clubs.access import current_membership
     from pitchkeeper.clubs.models import Player
     from pitchkeeper.seasons.standings import Opponent, PlayerStats, Streaks
+    from pitchkeeper.seasons.views import player as player_views
+    from pitchkeeper.seasons.views import shared
 
     request.membership = current_membership(request)
     player = Player.objects.get(pk=pk, club=request.membership.club)
@@ -202,13 +203,13 @@ def replayed_player(request: Any, pk: int) -> Any:
         False,
     )
     context = {
-        **views._picker(request, span),
+        **shared._picker(request, span),
         "player": player,
         "stats": found,
         "standing": standing,
         "games": [],
-        "rating_chart": views.rating_chart(found.history),
-        "bid_chart": views.bid_chart(standing.by_bid) if standing else None,
+        "rating_chart": player_views.rating_chart(found.history),
+        "bid_chart": player_views.bid_chart(standing.by_bid) if standing else None,
         "points": [],
     }
     return render(request, "seasons/player.html", context)
@@ -216,11 +217,11 @@ def replayed_player(request: Any, pk: int) -> Any:
 
 def replayed_ledger(request: Any) -> Any:
     from django.shortcuts import render
-    from pitchkeeper.views import seasons as views
 
     from pitchkeeper.clubs.access import current_membership
     from pitchkeeper.clubs.models import Player
     from pitchkeeper.seasons.ledger import Balance, Ledger, fewest_payments
+    from pitchkeeper.seasons.views import leaderboard, shared
 
     request.membership = current_membership(request)
     span, derived = _replayed_season(request)
@@ -239,9 +240,9 @@ def replayed_ledger(request: Any) -> Any:
         [],
     )
     context = {
-        **views._picker(request, span),
+        **shared._picker(request, span),
         "ledger": found,
-        "balances": [(b, views._signed(b.balance), None) for b in found.balances],
+        "balances": [(b, leaderboard._signed(b.balance), None) for b in found.balances],
         "plan": [(a, b, n, None) for a, b, n in found.payments],
         "players": Player.objects.filter(club=request.membership.club),
     }
