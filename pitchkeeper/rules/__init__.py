@@ -16,6 +16,7 @@ from .engine import (
     check_auction,
     eldest_of,
     legal_bids,
+    play_on,
     replay,
     settle,
 )
@@ -55,6 +56,7 @@ __all__ = [
     "legal_bids",
     "load_json",
     "parse_game",
+    "play_on",
     "replay",
     "resolve_rules",
     "settle",
