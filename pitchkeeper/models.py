@@ -18,6 +18,7 @@ from pitchkeeper.seasons.models import (
     Payment,
     RatingPoint,
     Season,
+    StatsZone,
 )
 
 __all__ = [
@@ -38,5 +39,6 @@ __all__ = [
     "Role",
     "Season",
     "Seat",
+    "StatsZone",
     "new_token",
 ]

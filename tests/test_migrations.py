@@ -9,6 +9,7 @@ from contextlib import closing
 from pathlib import Path
 
 import pytest
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
@@ -40,6 +41,9 @@ def test_data_from_before_clubs_moves_into_a_first_club():
     assert new.get_model("pitchkeeper", "Game").objects.get(pk=game.pk).club_id == club.pk
     membership = new.get_model("pitchkeeper", "Membership").objects.get()
     assert (membership.user_id, membership.role) == (user.pk, "owner")
+    # Its statistics are taken to be in the zone the server runs in.
+    zone = new.get_model("pitchkeeper", "StatsZone").objects.get()
+    assert (zone.club_id, zone.time_zone) == (club.pk, settings.TIME_ZONE)
 
 
 @pytest.mark.django_db(transaction=True)
@@ -128,7 +132,12 @@ def test_a_database_from_before_the_domains_migrates_with_nothing_lost(tmp_path)
 
     _manage(database, "migrate", "--no-input")
 
-    assert _tables(database) == before
+    after = _tables(database)
+    assert {name: after[name] for name in before} == before
+    # The tables added since: the time zone the club's statistics were built in.
+    assert {name: n for name, n in after.items() if name not in before} == {
+        "pitchkeeper_statszone": 1
+    }
     # Every game replays to what is stored, and the statistics kept are exactly what
     # rebuilding them from the hands writes.
     assert "checked 41" in _manage(database, "shell", "-c", CHECK_AFTER_MIGRATING)
