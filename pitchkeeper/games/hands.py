@@ -350,10 +350,12 @@ def hand_delete(
     number: int,
     version: int | None = None,
     user: AbstractBaseUser | None = None,
+    seen: GameState | None = None,
 ) -> GameState:
     """Remove hand ``number``; later hands move up one. With ``version`` (the hand's
-    version on the page), a hand changed or moved since is not removed: Conflict."""
-    state = _locked_state(game)
+    version on the page), a hand changed or moved since is not removed: Conflict.
+    ``seen``: the game as the caller read it, as for hand_record."""
+    state = _locked_state(game, seen)
     index = _index(state, number)
     if _stale(state, index, version):
         raise Conflict(

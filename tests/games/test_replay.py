@@ -84,6 +84,21 @@ def test_a_hand_submit_replays_the_game_once_and_plays_the_new_hand(
     assert played == [*range(1, HANDS + 1), HANDS + 1]
 
 
+@pytest.mark.parametrize("headers", [{}, HTMX], ids=["no JS", "htmx fragment"])
+def test_undo_replays_the_game_and_what_is_left_and_redo_only_plays_the_hand_again(
+    client, state, played, headers
+):
+    client.post(reverse("undo", args=[state.game.pk]), **headers)
+    # The stored hands once (the view), then the game without its last hand.
+    assert played == [*range(1, HANDS + 1), *range(1, HANDS)]
+    played.clear()
+
+    client.post(reverse("redo", args=[state.game.pk]), **headers)
+
+    assert played == [*range(1, HANDS), HANDS]
+    assert game_state(game=state.game).record == state.record
+
+
 def rows(state: GameState) -> list[dict]:
     """Every column of every hand, the id too."""
     fields = Hand._meta.concrete_fields
