@@ -1,14 +1,19 @@
-"""Benchmark: the game screen and a hand submit for a game of 30 hands, against a bare
-Django view that returns a constant; and the bytes each screen transfers.
+"""Benchmark: the game screen and a hand submit for games of 10, 30 and 60 hands,
+against a bare Django view that returns a constant; and the bytes each screen sends.
 
 Not a test (timings depend on the machine): run it by hand, from the repository root,
 
-    .venv/bin/python bench/bench_game.py [--runs 200]
+    .venv/bin/python bench/bench_game.py [--runs 40] [--hands 10 30 60]
+    .venv/bin/python bench/bench_game.py --database /tmp/league.sqlite3   # in a league
 
-Django runs in-process with DEBUG off on a fresh SQLite database in a temporary folder;
-requests go through the whole middleware stack with Django's test client. Each figure is
-the median of --runs timed requests after a warm-up; ratios are against the bare view.
-A submitted hand is deleted again (untimed) so that every submit meets 30 hands.
+Django runs in-process with DEBUG off on a fresh SQLite database in a temporary folder
+(or, with --database, in the club of a league made by bench_stats.py, whose games it
+leaves as they were); requests go through the whole middleware stack with Django's test
+client. The cases run interleaved (bench/rounds.py): each round runs each once in random
+order, and a figure is the median time and the median of the per-round ratios to the
+bare view. A submitted hand is checked to be saved and deleted again (untimed), so that
+every submit meets the same game. Each request's hands played by the engine are counted
+too: a replay of the game plays every hand from the first.
 """
 
 from __future__ import annotations
@@ -17,25 +22,22 @@ import argparse
 import gzip
 import os
 import platform
-import re
 import sqlite3
-import statistics
 import tempfile
-import time
 from collections.abc import Callable
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 from typing import Any
 
 import django_setup
+from rounds import BARE, Case, checked, interleaved, queries
 
-HANDS = 30
-WARM_UP = 20
-ALREADY_COMPRESSED = {".png", ".jpg", ".jpeg", ".webp", ".gif", ".woff", ".woff2"}
-ASSET = re.compile(r"""<(?:link|script)\b[^>]*?\b(?:href|src)="(/static/[^"]+)\"""")
+WARM_UP = 5
+CLUB_NAME = "Synthetic league"  # bench_stats.py's league
+TABLE = ("Ann", "Bob", "Cy", "Dee")
 
 
 def configure(database: Path) -> None:
-    """Django on a throwaway database, migrated."""
+    """Django on ``database``, migrated."""
     django_setup.configure(database)
     from django.core.management import call_command
 
@@ -55,27 +57,31 @@ def next_hand(scores: dict[str, int]) -> Any:
     )
 
 
-def build_games(club: Any) -> tuple[Any, Any]:
-    """A setback game of 30 hands still in progress, and a finished one."""
-    from pitchkeeper.clubs.players import player_add, roster
+def build_game(players: list[Any], hands: int) -> Any:
+    """A setback game of ``hands`` hands still in progress."""
+    from pitchkeeper.games.hands import hand_record
+    from pitchkeeper.games.services import game_create
+    from pitchkeeper.rules import resolve_rules
+
+    state = game_create(players=players, first_dealer=players[0], rules=resolve_rules("setback"))
+    for _hand in range(hands):
+        state = hand_record(game=state.game, record=next_hand(state.result.scores))
+    assert state.result.winner is None and len(state.hands) == hands
+    return state
+
+
+def won_game(players: list[Any]) -> Any:
+    """A game won by a smudge on its first hand."""
     from pitchkeeper.games.hands import hand_record
     from pitchkeeper.games.services import game_create
     from pitchkeeper.rules import HandRecord, resolve_rules
 
-    players = roster(["Ann", "Bob", "Cy", "Dee"], club=club)
-    for name in ("Eve", "Fay"):
-        player_add(club=club, name=name)
-    table = [players[name] for name in ("Ann", "Bob", "Cy", "Dee")]
-    state = game_create(players=table, first_dealer=table[0], rules=resolve_rules("setback"))
-    for _hand in range(HANDS):
-        state = hand_record(game=state.game, record=next_hand(state.result.scores))
-    assert state.result.winner is None and len(state.hands) == HANDS
-
-    over = game_create(players=table[:3], first_dealer=table[0], rules=resolve_rules("setback"))
-    smudge = {"high": "Bob", "low": "Bob", "jack": "Bob", "game": "Bob"}
-    over = hand_record(game=over.game, record=HandRecord(pitcher="Bob", bid=4, points=smudge))
-    assert over.result.winner == "Bob"
-    return state, over
+    name = players[1].name
+    over = game_create(players=players[:3], first_dealer=players[0], rules=resolve_rules("setback"))
+    smudge = dict.fromkeys(("high", "low", "jack", "game"), name)
+    over = hand_record(game=over.game, record=HandRecord(pitcher=name, bid=4, points=smudge))
+    assert over.result.winner == name
+    return over
 
 
 def hand_post(record: Any) -> dict[str, str]:
@@ -85,146 +91,184 @@ def hand_post(record: Any) -> dict[str, str]:
     return data
 
 
-def median_ms(run: Callable[[], Any], runs: int, after: Callable[[], Any] | None = None) -> float:
-    """The median time of ``run`` in milliseconds; ``after`` (untimed) undoes it."""
-    times = []
-    for attempt in range(WARM_UP + runs):
-        start = time.perf_counter()
-        run()
-        elapsed = time.perf_counter() - start
-        if after is not None:
-            after()
-        if attempt >= WARM_UP:
-            times.append(elapsed)
-    return statistics.median(times) * 1000
+def hands_played(request: Callable[[], Any]) -> int:
+    """How many hands the engine plays for one request (a replay plays them all)."""
+    from pitchkeeper.rules.engine import _Game
 
+    played = []
+    play = _Game.play
 
-def checked(expected: int, response: Any) -> Any:
-    assert response.status_code == expected, (response.status_code, response.content[:300])
-    return response
+    def counted(self: _Game, record: Any) -> None:
+        played.append(1)
+        play(self, record)
 
-
-def queries(request: Callable[[], Any]) -> int:
-    from django.db import connection
-    from django.test.utils import CaptureQueriesContext
-
-    with CaptureQueriesContext(connection) as captured:
+    _Game.play = counted  # type: ignore[method-assign]
+    try:
         request()
-    return len(captured)
+    finally:
+        _Game.play = play  # type: ignore[method-assign]
+    return len(played)
 
 
-def compressed(data: bytes, name: str) -> int:
-    if PurePosixPath(name).suffix.lower() in ALREADY_COMPRESSED:
-        return len(data)
-    return len(gzip.compress(data, compresslevel=9, mtime=0))
-
-
-def page_bytes(html: bytes) -> tuple[int, int, int, int]:
-    """HTML raw and gzip, then with every static file it loads, raw and compressed."""
-    from django.conf import settings
+def page_bytes(response: Any) -> tuple[int, int, int, int]:
+    """The HTML as it is and as it was sent, then with every static file it loads, as
+    they are and as they are sent."""
     from django.contrib.staticfiles import finders
 
-    raw, packed = len(html), compressed(html, "page.html")
-    total_raw, total_packed = raw, packed
-    for url in dict.fromkeys(ASSET.findall(html.decode())):
-        name = url.removeprefix("/" + settings.STATIC_URL.lstrip("/"))
-        data = Path(finders.find(name)).read_bytes()
-        total_raw += len(data)
-        total_packed += compressed(data, name)
-    return raw, packed, total_raw, total_packed
+    from tests.test_page_weight import page_weight
+
+    sent = len(response.content)
+    html = response.content
+    if response.get("Content-Encoding") == "gzip":
+        html = gzip.decompress(html)
+    weights = page_weight(html, sent)
+    statics = [name for name in weights if name != "(html)"]
+    raw = len(html) + sum(Path(finders.find(name)).stat().st_size for name in statics)
+    return len(html), sent, raw, sum(weights.values())
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--runs", type=int, default=200, help="timed requests per figure")
-    runs = parser.parse_args().runs
-
+    parser.add_argument("--runs", type=int, default=40, help="timed rounds")
+    parser.add_argument("--hands", type=int, nargs="+", default=[10, 30, 60])
+    parser.add_argument("--database", type=Path, help="play in the league kept here")
+    options = parser.parse_args()
+    if options.database:
+        configure(options.database.resolve())
+        report(options)
+        return
     with tempfile.TemporaryDirectory(prefix="pitchkeeper-bench-") as folder:
         configure(Path(folder) / "bench.sqlite3")
-        report(runs)
+        report(options)
 
 
-def report(runs: int) -> None:
-    import django
+def table(options: argparse.Namespace) -> tuple[Any, Any, list[Any], str]:
+    """The account, its club and four of the club's players: the league's, or new ones."""
     from django.contrib.auth import get_user_model
+
+    from pitchkeeper.clubs.models import Club, Membership, Player, Role
+    from pitchkeeper.clubs.players import player_add, roster
+    from pitchkeeper.clubs.services import club_create
+    from pitchkeeper.games.models import Game
+
+    if options.database:
+        club = Club.objects.get(name=CLUB_NAME)
+        user, _ = get_user_model().objects.get_or_create(username="bench-owner")
+        Membership.objects.get_or_create(club=club, user=user, defaults={"role": Role.OWNER})
+        games = Game.objects.filter(club=club).count()
+        return user, club, list(Player.objects.filter(club=club)[:4]), f"a league of {games} games"
+    user = get_user_model().objects.create_user("keeper")
+    club = club_create(name="Bench table", owner=user)
+    players = roster(list(TABLE), club=club)
+    for name in ("Eve", "Fay"):
+        player_add(club=club, name=name)
+    return user, club, [players[name] for name in TABLE], "a new club"
+
+
+def report(options: argparse.Namespace) -> None:
+    import django
     from django.test import Client
     from django.urls import reverse
 
-    from pitchkeeper.clubs.services import club_create
     from pitchkeeper.games.hands import hand_delete
+    from pitchkeeper.games.models import Hand
 
-    user = get_user_model().objects.create_user("keeper")
-    club = club_create(name="Bench table", owner=user)
-    state, over = build_games(club)
-    game = state.game
+    user, club, players, where = table(options)
+    states = {hands: build_game(players, hands) for hands in options.hands}
+    over = won_game(players)
     # As in production behind a TLS proxy (with DEBUG off, plain HTTP is redirected),
-    # signed in as the club's owner.
-    client = Client(HTTP_X_FORWARDED_PROTO="https")
+    # signed in as the club's owner, from a browser that takes compressed pages.
+    client = Client(HTTP_X_FORWARDED_PROTO="https", HTTP_ACCEPT_ENCODING="gzip, deflate, br")
     client.force_login(user)
+    session = client.session
+    session["club"] = club.pk
+    session.save()
     htmx = {"HTTP_HX_REQUEST": "true"}
-    game_url = reverse("game", args=[game.pk])
-    live_url = reverse("live", args=[game.share_token])
-    add_url = reverse("hand_add", args=[game.pk])
-    data = hand_post(next_hand(state.result.scores))
 
-    def take_back() -> None:
-        hand_delete(game=game, number=HANDS + 1)
+    def get(url: str, status: int = 200, **headers: str) -> Callable[[], Any]:
+        return lambda: checked(status, client.get(url, **headers))
 
+    def submit(game: Any, hands: int, status: int, **headers: str) -> tuple[Callable, Callable]:
+        url = reverse("hand_add", args=[game.pk])
+        data = hand_post(next_hand(states[hands].result.scores))
+
+        def take_back() -> None:
+            if Hand.objects.filter(game=game).count() != hands + 1:
+                raise SystemExit(f"the submit to the game of {hands} hands saved no hand")
+            hand_delete(game=game, number=hands + 1)
+
+        return (lambda: checked(status, client.post(url, data, **headers))), take_back
+
+    cases = [Case(BARE, get("/bench/bare/"))]
+    for hands, state in states.items():
+        game_url = reverse("game", args=[state.game.pk])
+        cases.append(Case(f"game screen, full page, {hands} hands", get(game_url)))
+        cases.append(Case(f"game screen, htmx, {hands} hands", get(game_url, **htmx)))
+        run, after = submit(state.game, hands, 200, **htmx)
+        cases.append(Case(f"hand submit, htmx, {hands} hands", run, after=after))
+        run, after = submit(state.game, hands, 302)
+        cases.append(Case(f"hand submit, no JS, {hands} hands", run, after=after))
+    middle = states[options.hands[len(options.hands) // 2]].game
+    # The finished game's board, which the submits do not change.
+    live_url = reverse("live", args=[over.game.share_token])
     etag = checked(200, client.get(live_url, **htmx))["ETag"]
-    cases: list[tuple[str, Callable[[], Any], Callable[[], Any] | None]] = [
-        ("bare view (a constant)", lambda: checked(200, client.get("/bench/bare/")), None),
-        ("game screen, full page", lambda: checked(200, client.get(game_url)), None),
-        ("game screen, htmx fragment", lambda: checked(200, client.get(game_url, **htmx)), None),
-        (
-            "live poll, unchanged (304)",
-            lambda: checked(304, client.get(live_url, HTTP_IF_NONE_MATCH=etag, **htmx)),
-            None,
-        ),
-        (
-            "hand submit, htmx (fresh table)",
-            lambda: checked(200, client.post(add_url, data, **htmx)),
-            take_back,
-        ),
-        (
-            "hand submit, no JS (redirect)",
-            lambda: checked(302, client.post(add_url, data)),
-            take_back,
-        ),
-    ]
+    live = get(live_url, 304, HTTP_IF_NONE_MATCH=etag, **htmx)
+    cases.append(Case("live poll, unchanged (304)", live))
+
+    counted = {}
+    for case in cases:
+        measured = []
+        for measure in (queries, hands_played):
+            measured.append(measure(case.run))
+            if case.after is not None:
+                case.after()
+        counted[case.name] = measured
+    figures = interleaved(cases, rounds=options.runs, warm_up=WARM_UP)
 
     print(
-        f"Pitchkeeper benchmark: a setback game of {HANDS} hands, {runs} runs per figure "
-        f"(after {WARM_UP} warm-up), medians.\nPython {platform.python_version()}, "
-        f"Django {django.get_version()}, SQLite {sqlite3.sqlite_version}, DEBUG off, "
-        f"{os.cpu_count()} CPUs, {platform.machine()}.\n"
+        f"Pitchkeeper game benchmark: setback games of {options.hands} hands in {where}, "
+        f"{options.runs} rounds after {WARM_UP} warm-up, each case once a round in random "
+        "order; medians of the time and of the per-round ratio to the bare view.\n"
+        f"Python {platform.python_version()}, Django {django.get_version()}, "
+        f"SQLite {sqlite3.sqlite_version}, DEBUG off, {os.cpu_count()} CPUs, "
+        f"{platform.machine()}.\n"
     )
-    print(f"{'request':34} {'median':>9} {'x bare':>8} {'queries':>8}")
-    bare = None
-    for name, run, after in cases:
-        count = queries(run)
-        if after is not None:
-            after()
-        median = median_ms(run, runs, after)
-        bare = bare or median
-        print(f"{name:34} {median:7.2f} ms {median / bare:7.1f}x {count:8}")
+    print(f"{'request':34} {'median':>9} {'x bare':>8} {'queries':>8} {'hands played':>13}")
+    for name, figure in figures.items():
+        count, played = counted[name]
+        print(f"{name:34} {figure.median_ms:6.2f} ms {figure.ratio:7.1f}x {count:8} {played:13}")
+    short, long = min(options.hands), max(options.hands)
+    print()
+    for what in ("game screen, full page", "game screen, htmx", "hand submit, htmx"):
+        ratio = figures[f"{what}, {long} hands"].ratio / figures[f"{what}, {short} hands"].ratio
+        print(f"{what}: {long} hands cost {ratio:.2f}x {short} hands")
 
     screens = {
         "home": reverse("home"),
         "players": reverse("players"),
         "new game": reverse("game_new"),
-        f"game ({HANDS} hands)": game_url,
+        **{f"game ({n} hands)": reverse("game", args=[s.game.pk]) for n, s in states.items()},
         "game over": reverse("game", args=[over.game.pk]),
-        "hand edit": reverse("hand_edit", args=[game.pk, HANDS]),
+        "hand edit": reverse("hand_edit", args=[middle.pk, 1]),
         "live scoreboard": live_url,
+        "leaderboard": reverse("leaderboard"),
+        "ledger": reverse("ledger"),
     }
-    print(f"\n{'bytes per page':20} {'HTML':>8} {'HTML gz':>8} {'+static':>9} {'+static gz':>11}")
-    for name, url in screens.items():
-        raw, packed, total_raw, total_packed = page_bytes(checked(200, client.get(url)).content)
-        print(f"{name:20} {raw:8} {packed:8} {total_raw:9} {total_packed:11}")
     print(
-        "\n+static: with the CSS, JS, icons and manifest the page loads from static/ "
-        "(gz: gzip -9 for text, PNGs as they are)."
+        f"\n{'bytes per page':20} {'HTML':>8} {'HTML sent':>10} {'+static':>9} {'+static sent':>13}"
     )
+    for name, url in screens.items():
+        raw, sent, total_raw, total_sent = page_bytes(checked(200, client.get(url)))
+        print(f"{name:20} {raw:8} {sent:10} {total_raw:9} {total_sent:13}")
+    print(
+        "\nHTML sent: gzip, as the app sends it to a browser that takes it; +static: with "
+        "the CSS, JS, icons and manifest the page loads from static/, text as brotli "
+        "(which WhiteNoise serves), images as they are; counted as tests/test_page_weight.py "
+        "counts them."
+    )
+    if options.database:
+        for state in (*states.values(), over):
+            state.game.delete()
 
 
 if __name__ == "__main__":

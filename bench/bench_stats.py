@@ -10,8 +10,10 @@ Not a test (timings depend on the machine): run it by hand, from the repository 
 Django runs in-process with DEBUG off on a SQLite database; requests go through the
 whole middleware stack with Django's test client, signed in as the club's owner. The
 league is made by ``manage.py generate_league --seed 1`` (in a temporary folder, or in
---database, which is reused when it already holds a league). Each figure is the median
-of its runs after a warm-up; ratios are against the bare view.
+--database, which is reused when it already holds a league). The cases run interleaved
+(bench/rounds.py): each round runs each once in random order, and a figure is the median
+time and the median of the per-round ratios to the bare view. The hand that should win
+a game is checked to win it, and every page to answer 200, or the run stops.
 
 The straightforward pages ("replay") read the same season's games with
 games.replay.games_replayed (three queries per chunk of games), replay them through the
@@ -25,20 +27,20 @@ import argparse
 import os
 import platform
 import sqlite3
-import statistics
 import sys
 import tempfile
-import time
 from collections import defaultdict
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import django_setup
+from rounds import BARE, Case, checked, interleaved, queries
 
 WARM_UP = 2
 CLUB_NAME = "Synthetic league"
 OWNER = "bench-owner"
+SMUDGE = ("high", "low", "jack", "game")
 
 
 def configure(database: Path) -> None:
@@ -220,7 +222,8 @@ def replayed_ledger(request: Any) -> Any:
 
     from pitchkeeper.clubs.access import current_membership
     from pitchkeeper.clubs.models import Player
-    from pitchkeeper.seasons.ledger import Balance, Ledger, fewest_payments
+    from pitchkeeper.seasons.ledger import Balance, Ledger
+    from pitchkeeper.seasons.settle import settle_up
     from pitchkeeper.seasons.views import leaderboard, shared
 
     request.membership = current_membership(request)
@@ -231,11 +234,12 @@ def replayed_ledger(request: Any) -> Any:
             chips[line.player_id] += line.chips
     names = dict(Player.objects.filter(club=request.membership.club).values_list("pk", "name"))
     balances = {pk: Balance(pk, names[pk], won, 0, 0) for pk, won in chips.items() if won}
-    plan = fewest_payments({pk: b.balance for pk, b in balances.items()})
+    plan = settle_up({pk: b.balance for pk, b in balances.items()})
     found = Ledger(
         span,
         sorted(balances.values(), key=lambda b: -b.balance),
-        [(balances[a], balances[b], n) for a, b, n in plan],
+        [(balances[a], balances[b], n) for a, b, n in plan.payments],
+        plan.fewest,
         None,
         [],
     )
@@ -250,30 +254,6 @@ def replayed_ledger(request: Any) -> Any:
 
 
 # ---- Running it ----
-
-
-def median_ms(run: Callable[[], Any], runs: int, warm_up: int = WARM_UP) -> float:
-    times = []
-    for attempt in range(warm_up + runs):
-        start = time.perf_counter()
-        run()
-        if attempt >= warm_up:
-            times.append(time.perf_counter() - start)
-    return statistics.median(times) * 1000
-
-
-def checked(response: Any) -> Any:
-    assert response.status_code == 200, (response.status_code, response.content[:300])
-    return response
-
-
-def queries(request: Callable[[], Any]) -> int:
-    from django.db import connection
-    from django.test.utils import CaptureQueriesContext
-
-    with CaptureQueriesContext(connection) as captured:
-        request()
-    return len(captured)
 
 
 def league(games: int, seed: int) -> Any:
@@ -321,10 +301,7 @@ def report(options: argparse.Namespace) -> None:
     from django.urls import reverse
 
     from pitchkeeper.clubs.models import Player
-    from pitchkeeper.games.hands import hand_record
     from pitchkeeper.games.models import Game, Hand
-    from pitchkeeper.games.services import game_create
-    from pitchkeeper.rules import HandRecord, resolve_rules
     from pitchkeeper.seasons.models import GameLine, Season
     from pitchkeeper.seasons.spans import span_for
 
@@ -350,12 +327,13 @@ def report(options: argparse.Namespace) -> None:
         f"({season.name}) holds {in_season.count()} games.\n"
         f"Python {platform.python_version()}, Django {django.get_version()}, "
         f"SQLite {sqlite3.sqlite_version}, DEBUG off, {os.cpu_count()} CPUs, "
-        f"{platform.machine()}. Medians of {options.runs} requests "
-        f"({options.naive_runs} for the replays).\n"
+        f"{platform.machine()}. {options.runs} rounds after {WARM_UP} warm-up "
+        f"({options.naive_runs} for the replays), each case once a round in random order; "
+        "medians of the time and of the per-round ratio to the bare view.\n"
     )
 
     def get(url: str) -> Callable[[], Any]:
-        return lambda: checked(client.get(url))
+        return lambda: checked(200, client.get(url))
 
     pages = {
         "leaderboard": (reverse("leaderboard"), "/bench/replay/leaderboard/"),
@@ -365,47 +343,86 @@ def report(options: argparse.Namespace) -> None:
         ),
         "ledger": (reverse("ledger"), "/bench/replay/ledger/"),
     }
-    bare = median_ms(get("/bench/bare/"), max(options.runs, 50))
-    print(f"{'request':38} {'median':>10} {'x bare':>9} {'queries':>8}")
-    print(f"{'bare view (a constant)':38} {bare:7.2f} ms {1:8.1f}x {0:8}")
-    rows = []
-    for name, (url, naive) in pages.items():
-        for label, key in ((season.name, str(season.pk)), ("all time", "all")):
-            query = f"?season={key}"
-            fast = median_ms(get(url + query), options.runs)
-            count = queries(get(url + query))
-            print(f"{name + ', ' + label:38} {fast:7.2f} ms {fast / bare:8.1f}x {count:8}")
-            if key == "all" and not options.naive_all_time:
-                continue
-            runs = 1 if key == "all" else options.naive_runs
-            slow = median_ms(get(naive + query), runs, warm_up=0 if key == "all" else 1)
-            count = queries(get(naive + query)) if key != "all" else 0
-            print(
-                f"{'  replayed, ' + label:38} {slow:7.0f} ms {slow / bare:8.0f}x "
-                f"{count or '':>8}   ({slow / fast:.0f}x the derived page)"
-            )
-            rows.append((name, label, fast, slow))
+    spans = ((season.name, f"?season={season.pk}"), ("all time", "?season=all"))
+    cases = [Case(BARE, get("/bench/bare/"))]
+    naive = [Case(BARE, get("/bench/bare/"))]
+    counts = {BARE: queries(get("/bench/bare/"))}
+    for name, (url, replayed) in pages.items():
+        for label, query in spans:
+            cases.append(Case(f"{name}, {label}", get(url + query)))
+            counts[f"{name}, {label}"] = queries(get(url + query))
+            if label != "all time" or options.naive_all_time:
+                naive.append(Case(f"{name}, {label}, replayed", get(replayed + query)))
+    cases += recording_cases(club)
 
-    # Recording hands in a game of the league: one that does not end the game, and one
-    # that does (its rows, the rollups, and the rating of that game alone).
+    figures = interleaved(cases, rounds=options.runs, warm_up=WARM_UP)
+    print(f"{'request':44} {'median':>10} {'x bare':>9} {'queries':>8}")
+    for name, figure in figures.items():
+        count = counts.get(name, "")
+        print(f"{name:44} {figure.median_ms:7.2f} ms {figure.ratio:8.1f}x {count:>8}")
+    if options.naive_runs:
+        print()
+        slow = interleaved(naive, rounds=options.naive_runs, warm_up=0)
+        for name, figure in slow.items():
+            if name != BARE:
+                derived = figures[name.removesuffix(", replayed")].median_ms
+                print(
+                    f"{name:44} {figure.median_ms:7.0f} ms {figure.ratio:8.0f}x "
+                    f"{'':>8}   ({figure.median_ms / derived:.0f}x the derived page)"
+                )
+
+
+def recording_cases(club: Any) -> list[Case]:
+    """Recording a hand in a new game of the league: one that does not end the game, and
+    one that wins it (its rows, the rollups, and the rating from that game on). Each is
+    checked to do what its name says, or the run stops."""
+    from pitchkeeper.clubs.models import Player
+    from pitchkeeper.games.hands import hand_record
+    from pitchkeeper.games.services import game_create
+    from pitchkeeper.rules import HandRecord, resolve_rules
+    from pitchkeeper.seasons.models import GameLine
+
     table = list(Player.objects.filter(club=club)[:3])
-    times: dict[str, list[float]] = defaultdict(list)
-    smudge = {"high": table[1].name, "low": table[1].name, "jack": table[1].name}
-    smudge["game"] = table[1].name
-    for _attempt in range(10):
-        game = game_create(
+    winner = table[1].name
+    # The pitcher bids a smudge and takes all four points: in setback that wins at once.
+    smudge = HandRecord(pitcher=winner, bid=4, points=dict.fromkeys(SMUDGE, winner))
+    made: dict[str, Any] = {}
+
+    def new_game() -> None:
+        made["game"] = game_create(
             players=table, first_dealer=table[0], rules=resolve_rules("setback")
         ).game
-        start = time.perf_counter()
-        hand_record(game=game, record=HandRecord(misdeal=True))
-        times["a hand that does not end the game"].append(time.perf_counter() - start)
-        start = time.perf_counter()
-        hand_record(game=game, record=HandRecord(pitcher=table[2].name, bid=4, points=smudge))
-        times["the hand that wins the game"].append(time.perf_counter() - start)
-        game.delete()
-    print()
-    for name, values in times.items():
-        print(f"{'recording ' + name:52} {statistics.median(values) * 1000:7.2f} ms")
+
+    def record(hand: HandRecord) -> Callable[[], None]:
+        def run() -> None:
+            made["state"] = hand_record(game=made["game"], record=hand)
+
+        return run
+
+    def went_on() -> None:
+        if made["state"].result.finished:
+            raise SystemExit("the hand that should not end the game ended it")
+        made["game"].delete()
+
+    def won() -> None:
+        result = made["state"].result
+        lines = GameLine.objects.filter(game=made["game"]).count()
+        if result.winner != winner or result.won_by != "smudge" or lines != len(table):
+            raise SystemExit(
+                f"the winning hand did not win: winner {result.winner!r}, "
+                f"won by {result.won_by!r}, {lines} statistics rows"
+            )
+        made["game"].delete()
+
+    return [
+        Case(
+            "recording a hand (the game goes on)",
+            record(HandRecord(misdeal=True)),
+            new_game,
+            went_on,
+        ),
+        Case("recording the hand that wins the game", record(smudge), new_game, won),
+    ]
 
 
 if __name__ == "__main__":

@@ -19,6 +19,7 @@ from pitchkeeper.seasons.models import (
     Payment,
     RatingPoint,
     Season,
+    StatsZone,
 )
 
 __all__ = [
@@ -40,5 +41,6 @@ __all__ = [
     "Role",
     "Season",
     "Seat",
+    "StatsZone",
     "new_token",
 ]

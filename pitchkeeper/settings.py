@@ -64,6 +64,10 @@ MIDDLEWARE = [
     "csp.middleware.CSPMiddleware",
     # WhiteNoise must come early so static files skip the rest of the stack.
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # After WhiteNoise (static files come precompressed, gzip and brotli), before anything
+    # that writes the body. Django's GZip pads each response with random bytes in the gzip
+    # header against BREACH; CSRF tokens are masked per request as well.
+    "django.middleware.gzip.GZipMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     # After sessions (it may read the language from them), before Common (URL handling).
     "django.middleware.locale.LocaleMiddleware",

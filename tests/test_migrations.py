@@ -10,6 +10,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
@@ -41,6 +42,9 @@ def test_data_from_before_clubs_moves_into_a_first_club():
     assert new.get_model("pitchkeeper", "Game").objects.get(pk=game.pk).club_id == club.pk
     membership = new.get_model("pitchkeeper", "Membership").objects.get()
     assert (membership.user_id, membership.role) == (user.pk, "owner")
+    # Its statistics are taken to be in the zone the server runs in.
+    zone = new.get_model("pitchkeeper", "StatsZone").objects.get()
+    assert (zone.club_id, zone.time_zone) == (club.pk, settings.TIME_ZONE)
 
 
 @pytest.mark.django_db(transaction=True)
@@ -132,8 +136,12 @@ def test_a_database_from_before_the_domains_migrates_with_nothing_lost(tmp_path)
 
     after = _tables(database)
     assert {name: after[name] for name in before} == before
-    # Tables added since (the health check's row) start empty.
-    assert all(after[name] == 0 for name in after.keys() - before.keys())
+    # The tables added since: the health check's row (written by the first check) and
+    # the time zone each club's statistics were built in.
+    assert {name: n for name, n in after.items() if name not in before} == {
+        "pitchkeeper_heartbeat": 0,
+        "pitchkeeper_statszone": 1,
+    }
     # The invitations already made expire a week after the migration.
     with closing(sqlite3.connect(database)) as db:
         expiries = [e for (e,) in db.execute("SELECT expires FROM pitchkeeper_invitation")]

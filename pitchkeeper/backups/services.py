@@ -43,6 +43,7 @@ from pitchkeeper.seasons.models import (
     Payment,
     RatingPoint,
     Season,
+    StatsZone,
 )
 
 CLUB_FORMAT = "pitchkeeper.club/2"
@@ -87,6 +88,7 @@ DERIVED: dict[type[models.Model], str] = {
     MonthLine: "the sums of the GameLines, kept as each game is saved",
     MonthCount: "the sums of the GameCounts, kept as each game is saved",
     RatingPoint: "re-rated from each restored game on, in the order the games finished",
+    StatsZone: "recorded as the restored club is made: its statistics are rebuilt in TIME_ZONE",
 }
 # Models that belong to the site, not to a club: a club's backup has nothing of them.
 SITE_WIDE: dict[type[models.Model], str] = {

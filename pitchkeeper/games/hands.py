@@ -18,7 +18,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from pitchkeeper.games.models import Game, Hand, HandChange
-from pitchkeeper.games.replay import GameState, game_state
+from pitchkeeper.games.replay import GameState, game_state, saved_state
 from pitchkeeper.games.signals import game_saved
 from pitchkeeper.rules import (
     GameResult,
@@ -26,6 +26,7 @@ from pitchkeeper.rules import (
     HandResult,
     RuleError,
     Seating,
+    play_on,
     replay,
 )
 from pitchkeeper.rules.record import MAX_HANDS, hand_to_data, parse_hand
@@ -87,17 +88,25 @@ HAND_COLUMNS = (
 
 
 def game_save(
-    *, state: GameState, records: Sequence[HandRecord], rows: Sequence[Hand | None]
+    *,
+    state: GameState,
+    records: Sequence[HandRecord],
+    rows: Sequence[Hand | None],
+    result: GameResult | None = None,
 ) -> GameState:
     """Replay ``records`` (``rows`` are their stored rows; for a new hand None, or an
     unsaved Hand with its entry form's token) and write what changed; a RuleError from
-    the engine leaves everything as it was. Every row written gets a new version."""
+    the engine leaves everything as it was. Every row written gets a new version.
+    ``result`` is what the engine made of ``records``, when the caller has it already.
+    The game as saved is returned without reading or replaying it again."""
     game = state.game
     seating = state.record.seating
-    result = replay(state.record.rules, seating, state.record.first_dealer, records)
+    if result is None:
+        result = _played(state, records)
     ids = {name: player_id for player_id, name in state.names.items()}
     version = _next_version(state)
 
+    stored: list[Hand] = []
     new: list[Hand] = []
     changed: list[Hand] = []
     moved: list[int] = []
@@ -107,7 +116,8 @@ def game_save(
         fields = {"number": number, **hand_fields(record, hand_result, ids, seating)}
         if row is None or row.pk is None:
             token = row.token if row is not None else None
-            new.append(Hand(game=game, version=version, token=token, **fields))
+            row = Hand(game=game, version=version, token=token, **fields)
+            new.append(row)
         elif any(getattr(row, name) != value for name, value in fields.items()):
             if row.number != number:
                 moved.append(row.pk)
@@ -116,6 +126,7 @@ def game_save(
             # A moved hand too: a page showing the hand that had this number is stale.
             row.version = version
             changed.append(row)
+        stored.append(row)
     if moved:
         Hand.objects.filter(pk__in=moved).update(number=F("number") + RENUMBER_OFFSET)
     if changed:
@@ -125,7 +136,17 @@ def game_save(
         Hand.objects.bulk_create(new)
     _save_outcome(game, result, ids)
     game_saved.send(Game, game=game, record=state.record, result=result, ids=ids)
-    return game_state(game=game)
+    return saved_state(game=game, seats=state.seats, hands=stored, result=result)
+
+
+def _played(state: GameState, records: Sequence[HandRecord]) -> GameResult:
+    """What the engine makes of ``records``: when they only add hands after the game's
+    own, just the added hands are played."""
+    rules, seating = state.record.rules, state.record.seating
+    before = state.record.hands
+    if tuple(records[: len(before)]) == before:
+        return play_on(rules, seating, state.result, records[len(before) :])
+    return replay(rules, seating, state.record.first_dealer, records)
 
 
 def _save_outcome(game: Game, result: GameResult, ids: Mapping[str, int]) -> None:
@@ -150,13 +171,19 @@ class Conflict(RuleError):
     now, for its user to check and save again."""
 
 
-def _locked_state(game: Game) -> GameState:
+def _locked_state(game: Game, seen: GameState | None = None) -> GameState:
     # Serialises writers of one game: a row lock on PostgreSQL; on SQLite the IMMEDIATE
     # transactions (settings) already let one writer in at a time. Whatever the caller
     # read before, the checks below run on what is stored once it holds the lock.
     locked = Game.objects.select_for_update().get(pk=game.pk)
     if locked.deleted_at is not None:
         raise Conflict(_("This game was deleted meanwhile."))
+    if seen is not None and list(locked.hands.values_list("pk", "version")) == [
+        (hand.pk, hand.version) for hand in seen.hands
+    ]:
+        # The hands are as the caller read them (every change to a hand gives it a new
+        # version, and the rules and seats never change), so its replay still holds.
+        return replace(seen, game=locked)
     return game_state(game=locked)
 
 
@@ -208,6 +235,7 @@ def hand_record(
     token: str | None = None,
     expected: int | None = None,
     user: AbstractBaseUser | None = None,
+    seen: GameState | None = None,
 ) -> GameState:
     """Add a hand at the end of the game.
 
@@ -215,8 +243,10 @@ def hand_record(
     (a double tap, a form sent again) the game is returned as it is, nothing added.
     ``expected`` is the number of the hand the form was for: when another phone saved
     (or removed) a hand meanwhile, Conflict is raised and nothing is saved.
+    ``seen`` is the game as the caller read it, used again if it is still what is
+    stored, so that a request replays the game once.
     """
-    state = _locked_state(game)
+    state = _locked_state(game, seen)
     if token is not None and any(hand.token == token for hand in state.hands):
         return state
     number = len(state.hands) + 1
@@ -247,18 +277,15 @@ def _stale(state: GameState, index: int, version: int | None) -> bool:
     return version is not None and state.hands[index].version != version
 
 
-def _differs(state: GameState, records: Sequence[HandRecord], index: int) -> bool:
-    """Whether saving ``records`` would change hand ``index`` as stored (if it does
-    not, no other hand changes either: the game replays the same)."""
-    seating = state.record.seating
-    try:
-        result = replay(state.record.rules, seating, state.record.first_dealer, records)
-    except RuleError:
-        return True
+def _differs(state: GameState, records: Sequence[HandRecord], index: int) -> GameResult | None:
+    """What saving ``records`` makes of the game, or None when it would not change hand
+    ``index`` as stored (if it does not, no other hand changes either: the game replays
+    the same). A RuleError from the engine is raised."""
+    result = _played(state, records)
     ids = {name: player_id for player_id, name in state.names.items()}
-    fields = hand_fields(records[index], result.hands[index], ids, seating)
+    fields = hand_fields(records[index], result.hands[index], ids, state.record.seating)
     row = state.hands[index]
-    return any(getattr(row, name) != value for name, value in fields.items())
+    return result if any(getattr(row, name) != value for name, value in fields.items()) else None
 
 
 @transaction.atomic
@@ -292,7 +319,13 @@ def _replace(
 ) -> GameState:
     records = list(state.record.hands)
     records[index] = record
-    if not _differs(state, records, index):
+    refused: RuleError | None = None
+    try:
+        result = _differs(state, records, index)
+    except RuleError as error:
+        # Told after a conflict: the refusal may be the other phone's doing.
+        result, refused = None, error
+    if result is None and refused is None:
         # Nothing to write, nothing to keep in the history: the version stays.
         return state
     if _stale(state, index, version):
@@ -303,8 +336,10 @@ def _replace(
             )
             % {"number": index + 1}
         )
+    if refused is not None:
+        raise refused
     before = _hand_data(state, index + 1)
-    saved = game_save(state=state, records=records, rows=state.hands)
+    saved = game_save(state=state, records=records, rows=state.hands, result=result)
     return _log(saved, index + 1, action, before, user)
 
 
@@ -315,10 +350,12 @@ def hand_delete(
     number: int,
     version: int | None = None,
     user: AbstractBaseUser | None = None,
+    seen: GameState | None = None,
 ) -> GameState:
     """Remove hand ``number``; later hands move up one. With ``version`` (the hand's
-    version on the page), a hand changed or moved since is not removed: Conflict."""
-    state = _locked_state(game)
+    version on the page), a hand changed or moved since is not removed: Conflict.
+    ``seen``: the game as the caller read it, as for hand_record."""
+    state = _locked_state(game, seen)
     index = _index(state, number)
     if _stale(state, index, version):
         raise Conflict(

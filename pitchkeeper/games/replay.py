@@ -48,17 +48,29 @@ def games_replayed(*, games: QuerySet[Game]) -> list[GameState]:
     return [_replayed(game, list(game.seats.all()), list(game.hands.all())) for game in games]
 
 
+def saved_state(
+    *, game: Game, seats: list[Seat], hands: list[Hand], result: GameResult
+) -> GameState:
+    """The state of a game whose ``hands`` were just written, with the ``result`` the
+    engine gave for them: what game_state would read back, without reading or replaying
+    the game again."""
+    return GameState(game, seats, hands, _record(game, seats, hands), result)
+
+
 def _replayed(game: Game, seats: list[Seat], hands: list[Hand]) -> GameState:
+    record = _record(game, seats, hands)
+    return GameState(game, seats, hands, record, record.replay())
+
+
+def _record(game: Game, seats: list[Seat], hands: list[Hand]) -> GameRecord:
     names = {seat.player_id: seat.player.name for seat in seats}
     seating = _seating(seats)
-    rules = resolve_rules(game.rules)
-    record = GameRecord(
-        rules,
+    return GameRecord(
+        resolve_rules(game.rules),
         seating,
         names[game.first_dealer_id],
         tuple(_hand_record(hand, names, seating) for hand in hands),
     )
-    return GameState(game, seats, hands, record, record.replay())
 
 
 def _seating(seats: Sequence[Seat]) -> Seating:

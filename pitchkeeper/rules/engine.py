@@ -98,6 +98,8 @@ class GameResult:
     settlement: dict[str, int] | None = None
     # The hands in which each side took every point (all fours' side bets).
     sweeps: dict[str, int] = field(default_factory=dict)
+    # Each side's tiebreak points over the game, so that play_on can carry on from here.
+    tiebreak: dict[str, int] = field(default_factory=dict)
 
     @property
     def finished(self) -> bool:
@@ -726,6 +728,22 @@ class _Game:
     def _end(self, winner: str | None, won_by: WonBy, reached: tuple[Reach, ...]) -> None:
         self.winner, self.won_by, self.reached = winner, won_by, reached
 
+    def result(self) -> GameResult:
+        """Everything derived from the hands played so far."""
+        return GameResult(
+            sides=self.seating.sides,
+            hands=tuple(self.hands),
+            scores=dict(self.scores),
+            setbacks=dict(self.setbacks),
+            dealer=None if self.won_by else self.dealer,
+            winner=self.winner,
+            won_by=self.won_by,
+            reached=self.reached,
+            settlement=settle(self.rules, self.scores, self.setbacks, self.winner, self.sweeps),
+            sweeps={side: self.sweeps.get(side, 0) for side in self.seating.sides},
+            tiebreak=dict(self.tiebreak),
+        )
+
 
 def _best(scores: Mapping[str, int], sides: Sequence[str]) -> str:
     """The highest score among ``sides``; between equals, the first of them."""
@@ -892,15 +910,31 @@ def replay(
     )
     for record in hands:
         game.play(record)
-    return GameResult(
-        sides=sides,
-        hands=tuple(game.hands),
-        scores=dict(game.scores),
-        setbacks=dict(game.setbacks),
-        dealer=None if game.won_by else game.dealer,
-        winner=game.winner,
-        won_by=game.won_by,
-        reached=game.reached,
-        settlement=settle(rules, game.scores, game.setbacks, game.winner, game.sweeps),
-        sweeps={side: game.sweeps.get(side, 0) for side in sides},
+    return game.result()
+
+
+def play_on(
+    rules: Ruleset, seating: Seating, result: GameResult, hands: Sequence[HandRecord]
+) -> GameResult:
+    """What ``replay`` gives for the game's hands and then ``hands``, from ``result``
+    (what it gave for the game's hands, under the same rules and seating): only the new
+    hands are played, so a hand added to a long game costs one hand, not the game."""
+    if set(result.tiebreak) != set(result.sides):
+        raise ValueError("play on only from a result of replay or play_on")
+    last = result.hands[-1].dealer if result.hands else None
+    game = _Game(
+        rules,
+        seating,
+        dealer=result.dealer or last or seating.players[0],
+        scores=dict(result.scores),
+        setbacks=dict(result.setbacks),
+        tiebreak=dict(result.tiebreak),
+        hands=list(result.hands),
+        winner=result.winner,
+        won_by=result.won_by,
+        reached=result.reached,
+        sweeps={side: n for side, n in result.sweeps.items() if n},
     )
+    for record in hands:
+        game.play(record)
+    return game.result()

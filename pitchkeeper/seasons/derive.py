@@ -29,6 +29,7 @@ from pitchkeeper.seasons.models import (
     MonthLine,
 )
 from pitchkeeper.seasons.ratings import RATING_BATCH, ratings_recompute
+from pitchkeeper.seasons.zone import zone_recorded
 
 # The sums a MonthLine keeps, each from the GameLine column of the same name except
 # the four counted from flags.
@@ -392,8 +393,9 @@ def _game_deleted(sender: type[Game], instance: Game, **kwargs: Any) -> None:
 
 
 def stats_rebuild(*, club: Club) -> None:
-    """Every derived row of the club written again from its hands through the engine:
-    for a club whose rows predate the statistics, and to check the incremental path."""
+    """Every derived row of the club written again from its hands through the engine,
+    with its months in TIME_ZONE (which is recorded): for a club whose rows predate the
+    statistics, after a change of TIME_ZONE, and to check the incremental path."""
     from pitchkeeper.games.replay import games_replayed
 
     GameLine.objects.filter(club=club).delete()
@@ -412,3 +414,4 @@ def stats_rebuild(*, club: Club) -> None:
         GameCount.objects.bulk_create(counts)
     rollups_rebuild(club_id=club.pk)
     ratings_recompute(club_id=club.pk)
+    zone_recorded(club=club)

@@ -3,12 +3,13 @@ fewest payments that settle the rest."""
 
 from __future__ import annotations
 
+import hashlib
 from collections import defaultdict
-from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
+from django.core.cache import cache
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import Count, Max, Min, Q, QuerySet, Sum
@@ -23,96 +24,8 @@ from pitchkeeper.seasons.models import (
     MonthLine,
     Payment,
 )
+from pitchkeeper.seasons.settle import Plan, settle_up
 from pitchkeeper.seasons.spans import Span
-
-# Above this many players with a balance, the exact fewest-payments search (2^n subsets)
-# gives way to the greedy one (at most n - 1 payments).
-EXACT_SETTLEMENT_LIMIT = 15
-
-
-def fewest_payments(balances: Mapping[Any, int]) -> list[tuple[Any, Any, int]]:
-    """Payments (payer, payee, chips) that bring every balance to zero, as few as can
-    be: ``balances`` sum to zero, a negative one owes.
-
-    n players with a balance never need more than n - 1 payments, and need one fewer for
-    every group of them whose balances sum to zero on their own: the fewest payments
-    are n minus the most such groups the players can be split into. Finding that split
-    is NP-hard in general; up to EXACT_SETTLEMENT_LIMIT players it is found exactly over
-    the 2^n subsets, beyond that the greedy settlement (the biggest debtor pays the
-    biggest creditor) is used, which gives at most n - 1.
-    """
-    if sum(balances.values()):
-        raise ValueError("balances must sum to zero")
-    owed = {who: amount for who, amount in balances.items() if amount}
-    people = sorted(owed, key=lambda who: (owed[who], str(who)))
-    if len(people) > EXACT_SETTLEMENT_LIMIT:
-        return _greedy(owed, people)
-    payments: list[tuple[Any, Any, int]] = []
-    for group in _zero_groups([owed[who] for who in people]):
-        members = [people[i] for i in group]
-        payments += _greedy(owed, members)
-    return payments
-
-
-def _greedy(owed: Mapping[Any, int], people: Sequence[Any]) -> list[tuple[Any, Any, int]]:
-    """The biggest debtor pays the biggest creditor until all are square: a group of k
-    with a zero sum settles in at most k - 1 payments."""
-    left = {who: owed[who] for who in people}
-    payments = []
-    while True:
-        debtor = min(left, key=lambda who: (left[who], str(who)), default=None)
-        creditor = max(left, key=lambda who: (left[who], str(who)), default=None)
-        if debtor is None or left[debtor] >= 0:
-            return payments
-        amount = min(-left[debtor], left[creditor])
-        payments.append((debtor, creditor, amount))
-        left[debtor] += amount
-        left[creditor] -= amount
-        for who in (debtor, creditor):
-            if not left[who]:
-                del left[who]
-
-
-def _zero_groups(amounts: Sequence[int]) -> list[list[int]]:
-    """The indexes of ``amounts`` (summing to zero) split into the most groups that
-    each sum to zero: dynamic programming over the subsets, best[mask] being the most
-    zero-sum groups the first ones taken out of ``mask`` can make."""
-    n = len(amounts)
-    if not n:
-        return []
-    full = (1 << n) - 1
-    total = [0] * (full + 1)
-    best = [0] * (full + 1)
-    for mask in range(1, full + 1):
-        low = mask & -mask
-        total[mask] = total[mask ^ low] + amounts[low.bit_length() - 1]
-        most = 0
-        rest = mask
-        while rest:
-            bit = rest & -rest
-            if best[mask ^ bit] > most:
-                most = best[mask ^ bit]
-            rest ^= bit
-        best[mask] = most + (1 if total[mask] == 0 else 0)
-    # Walk back: take out one element at a time keeping the count; every time the part
-    # taken out so far sums to zero, it is one group.
-    groups: list[list[int]] = []
-    group: list[int] = []
-    mask = full
-    while mask:
-        gain = 1 if total[mask] == 0 else 0
-        rest = mask
-        while rest:
-            bit = rest & -rest
-            if best[mask ^ bit] + gain == best[mask]:
-                break
-            rest ^= bit
-        group.append(bit.bit_length() - 1)
-        mask ^= bit
-        if total[mask] == 0:
-            groups.append(group)
-            group = []
-    return groups
 
 
 @dataclass(frozen=True)
@@ -134,6 +47,8 @@ class Ledger:
     span: Span
     balances: list[Balance]
     payments: list[tuple[Balance, Balance, int]]
+    # Whether ``payments`` are proven the fewest, or only a short plan.
+    fewest: bool
     chip_value: Decimal | None
     recorded: list[Payment]
 
@@ -165,14 +80,28 @@ def ledger(*, club: Club, span: Span) -> Ledger:
         for pk in {*chips, *paid, *received}
         if chips[pk] or paid[pk] or received[pk]
     }
-    plan = fewest_payments({pk: b.balance for pk, b in balances.items()})
+    plan = _plan({pk: b.balance for pk, b in balances.items()})
     return Ledger(
         span,
         sorted(balances.values(), key=lambda b: (-b.balance, b.name.casefold())),
-        [(balances[payer], balances[payee], amount) for payer, payee, amount in plan],
+        [(balances[payer], balances[payee], amount) for payer, payee, amount in plan.payments],
+        plan.fewest,
         _chip_value(club, span),
         recorded,
     )
+
+
+def _plan(balances: dict[int, int]) -> Plan:
+    """The plan for these balances, searched once and kept in the cache: the search
+    can take a good part of 0.1 s, and the balances change only with a game or a
+    payment."""
+    state = ",".join(f"{pk}:{amount}" for pk, amount in sorted(balances.items()))
+    key = "ledger-plan:" + hashlib.sha256(state.encode()).hexdigest()
+    plan = cache.get(key)
+    if plan is None:
+        plan = settle_up(balances)
+        cache.set(key, plan, timeout=None)
+    return plan
 
 
 def _chip_value(club: Club, span: Span) -> Decimal | None:

@@ -273,3 +273,16 @@ class Payment(models.Model):
 
     def __str__(self) -> str:
         return f"{self.payer_id} paid {self.payee_id} {self.chips}"
+
+
+class StatsZone(models.Model):
+    """The time zone a club's statistics were built in: every GameLine's ``month`` and
+    the monthly rollups follow the finish dates in that zone. A change of TIME_ZONE is
+    refused by a system check (seasons.zone) until ``stats_rebuild`` has built them
+    again in the new zone and recorded it here."""
+
+    club = models.OneToOneField(Club, on_delete=models.CASCADE, related_name="stats_zone")
+    time_zone = models.CharField(max_length=64)
+
+    def __str__(self) -> str:
+        return f"statistics of club {self.club_id} in {self.time_zone}"

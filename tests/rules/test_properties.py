@@ -33,6 +33,7 @@ from pitchkeeper.rules import (
     legal_bids,
     load_json,
     parse_game,
+    play_on,
     replay,
     resolve_rules,
 )
@@ -453,3 +454,26 @@ def test_check_auction_refuses_every_bid_legal_bids_leaves_out(rules, data):
     with pytest.raises(RuleError) as caught:
         check_auction(rules, seating, dealer, [*prefix, (player, bad), *rest])
     assert player in caught.value.message
+
+
+@pytest.mark.parametrize("rules", EVERY_RULESET.values(), ids=EVERY_RULESET.keys())
+@PROPERTY_SETTINGS
+@given(data=st.data())
+def test_playing_on_from_a_result_is_replaying_the_whole_game(rules, data):
+    game = data.draw(games(rules))
+    cut = data.draw(st.integers(0, len(game.hands)))
+    start = replay(rules, game.seating, game.first_dealer, game.hands[:cut])
+
+    assert play_on(rules, game.seating, start, game.hands[cut:]) == game.result
+    if game.result.finished:
+        with pytest.raises(RuleError, match="no hand can follow it"):
+            play_on(rules, game.seating, game.result, [HandRecord(misdeal=True)])
+
+
+def test_playing_on_needs_a_result_the_engine_made():
+    rules = resolve_rules("setback")
+    seating = Seating(("Ann", "Bob", "Cy"))
+    made_up = GameResult(seating.sides, (), dict.fromkeys(seating.sides, 0), {}, "Ann")
+
+    with pytest.raises(ValueError, match="only from a result of replay"):
+        play_on(rules, seating, made_up, [HandRecord(misdeal=True)])

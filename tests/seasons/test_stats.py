@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import random
 from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import date, datetime
@@ -27,7 +26,7 @@ from pitchkeeper.seasons.derive import (
     split_chips,
     stats_rebuild,
 )
-from pitchkeeper.seasons.ledger import _greedy, fewest_payments, ledger, payment_record
+from pitchkeeper.seasons.ledger import ledger, payment_record
 from pitchkeeper.seasons.models import (
     GameCount,
     GameLine,
@@ -418,87 +417,6 @@ def test_head_to_head(make_game, club):
 # ---- The ledger ----
 
 
-def partitions(items: list[int]) -> Iterator[list[list[int]]]:
-    if not items:
-        yield []
-        return
-    first, rest = items[0], items[1:]
-    for smaller in partitions(rest):
-        for index in range(len(smaller)):
-            yield [*smaller[:index], [first, *smaller[index]], *smaller[index + 1 :]]
-        yield [[first], *smaller]
-
-
-def fewest_by_brute_force(balances: dict[str, int]) -> int:
-    """The players with a balance less the most groups summing to zero that they can be
-    split into, over every way to split them."""
-    people = [amount for amount in balances.values() if amount]
-    most = 0
-    for split in partitions(list(range(len(people)))):
-        if all(sum(people[i] for i in group) == 0 for group in split):
-            most = max(most, len(split))
-    return len(people) - most
-
-
-def settles(balances: dict[str, int], payments: list[tuple[str, str, int]]) -> bool:
-    left = dict(balances)
-    for payer, payee, amount in payments:
-        assert amount > 0
-        left[payer] += amount
-        left[payee] -= amount
-    return not any(left.values())
-
-
-@pytest.mark.parametrize(
-    ("balances", "fewest"),
-    [
-        ({"A": -3, "B": 3}, 1),
-        ({"A": -2, "B": -1, "C": 3}, 2),
-        ({"A": -5, "B": 5, "C": -3, "D": 3}, 2),
-        # The greedy settlement pays A→E 5 first and needs 4; D→E, A→B, A→C is 3.
-        ({"A": -6, "B": 4, "C": 2, "D": -5, "E": 5}, 3),
-        ({"A": 0, "B": 0}, 0),
-        ({"A": -1, "B": -1, "C": -1, "D": 1, "E": 1, "F": 1}, 3),
-    ],
-)
-def test_the_fewest_payments_settle_every_balance(balances, fewest):
-    payments = fewest_payments(balances)
-    assert settles(balances, payments)
-    assert len(payments) == fewest == fewest_by_brute_force(balances)
-
-
-def test_the_greedy_settlement_can_need_more():
-    balances = {"A": -6, "B": 4, "C": 2, "D": -5, "E": 5}
-    greedy = _greedy(balances, list(balances))
-    assert settles(balances, greedy) and len(greedy) == 4
-
-
-def test_fewest_payments_match_brute_force_on_random_tables():
-    rng = random.Random(7)
-    for _case in range(150):
-        size = rng.randint(2, 7)
-        amounts = [rng.randint(-6, 6) for _ in range(size - 1)]
-        amounts.append(-sum(amounts))
-        balances = {f"P{i}": amount for i, amount in enumerate(amounts)}
-        payments = fewest_payments(balances)
-        assert settles(balances, payments)
-        assert len(payments) == fewest_by_brute_force(balances), balances
-
-
-def test_many_players_are_settled_greedily_in_at_most_n_minus_one():
-    rng = random.Random(3)
-    amounts = [rng.randint(-20, 20) for _ in range(29)]
-    balances = {f"P{i}": a for i, a in enumerate([*amounts, -sum(amounts)])}
-    payments = fewest_payments(balances)
-    assert settles(balances, payments)
-    assert len(payments) <= sum(1 for a in balances.values() if a) - 1
-
-
-def test_unbalanced_books_are_refused():
-    with pytest.raises(ValueError):
-        fewest_payments({"A": 1})
-
-
 def test_the_ledger_nets_chips_and_payments(make_game, club, user):
     smudge_game(make_game)  # Ann -1, Bob +3, Cy -2
     team_game(make_game)  # Ann +1, Cy +1, Bob -1, Dee -1
@@ -545,11 +463,6 @@ def test_rebuilding_from_the_hands_gives_the_same_rows(make_game, club):
     stats_rebuild(club=club)
     assert snapshot() == before
     rollups_match_the_games(club)
-
-
-def test_partitions_are_every_split():
-    # Bell numbers: the brute force really tries every way to split the players.
-    assert [sum(1 for _ in partitions(list(range(n)))) for n in range(1, 6)] == [1, 2, 5, 15, 52]
 
 
 def test_bids_are_listed_in_their_order():

@@ -8,9 +8,11 @@ import io
 import json
 import re
 from datetime import date
+from unittest import mock
 
 import pytest
 from django.contrib.auth import get_user_model
+from django.core.cache import cache
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
@@ -22,6 +24,7 @@ from pitchkeeper.games.models import Game
 from pitchkeeper.games.services import games_import
 from pitchkeeper.rules import parse_game
 from pitchkeeper.seasons.models import Payment, Season
+from pitchkeeper.seasons.settle import Plan, settle_up
 from tests.conftest import PASSWORD, sign_in
 from tests.seasons.test_stats import at, contway_game, moment, smudge_game
 
@@ -336,3 +339,41 @@ def test_query_counts(client, season_games, django_assert_num_queries, page, que
     url = pages(season_games)[page] + "?season=all"
     with django_assert_num_queries(queries):
         client.get(url)
+
+
+def test_the_ledger_says_when_its_plan_is_only_short(client, season_games):
+    cache.clear()
+    url = reverse("ledger") + "?season=all"
+    assert "The fewest payments that settle everything: 2 payments." in body(client.get(url))
+    cache.clear()
+
+    def short(balances):
+        return Plan(settle_up(balances).payments, fewest=False)
+
+    with mock.patch("pitchkeeper.seasons.ledger.settle_up", side_effect=short) as search:
+        client.get(url)  # searched once for this state of the books, then kept
+        full, fragment = body(client.get(url)), body(client.get(url, **HTMX))
+    assert search.call_count == 1
+    for html in (full, fragment):
+        assert "The fewest payments" not in html and "A short plan" in html
+    assert "<html" in full and "<html" not in fragment
+    cache.clear()
+
+
+def test_the_short_plan_is_labelled_in_every_language(client, season_games):
+    cache.clear()
+    url = reverse("ledger") + "?season=all"
+    with mock.patch(
+        "pitchkeeper.seasons.ledger.settle_up",
+        side_effect=lambda balances: Plan(settle_up(balances).payments, fewest=False),
+    ):
+        labels = {
+            language: body(client.get(url, HTTP_ACCEPT_LANGUAGE=language))
+            for language in ("en", "ru", "nb")
+        }
+    cache.clear()
+    assert "A short plan that settles everything: 2 payments (there may be one" in labels["en"]
+    assert "Короткий план, чтобы рассчитаться: 2 платежа" in labels["ru"]
+    assert "En kort plan for å gjøre opp alt: 2 betalinger" in labels["nb"]
+    html = body(client.get(url, **HTMX))
+    assert "The fewest payments that settle everything: 2 payments." in html

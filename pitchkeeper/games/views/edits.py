@@ -185,7 +185,9 @@ def undo(request: HttpRequest, pk: int) -> HttpResponse:
         return _after(request, game, status=409)
     last = state.record.hands[-1]
     try:
-        state = hand_delete(game=game, number=len(state.hands), version=version, user=request.user)
+        state = hand_delete(
+            game=game, number=len(state.hands), version=version, user=request.user, seen=state
+        )
     except Conflict:
         messages.error(request, str(UNDO_STALE))
         return _after(request, game, status=409)
@@ -207,7 +209,11 @@ def redo(request: HttpRequest, pk: int) -> HttpResponse:
     try:
         # ``expected``: a second tap (or another phone's hand) does not redo one more.
         state = hand_record(
-            game=game, record=parse_hand(stack[-1]), expected=expected, user=request.user
+            game=game,
+            record=parse_hand(stack[-1]),
+            expected=expected,
+            user=request.user,
+            seen=state,
         )
     except RuleError as error:
         messages.error(request, error.message)

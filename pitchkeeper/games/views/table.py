@@ -102,10 +102,16 @@ def game_detail(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 def _save_hand(
-    request: HttpRequest, game: Game, record: HandRecord, token: str | None, expected: int | None
+    request: HttpRequest,
+    seen: GameState,
+    record: HandRecord,
+    token: str | None,
+    expected: int | None,
 ) -> GameState:
-    state = hand_record(game=game, record=record, token=token, expected=expected, user=request.user)
-    request.session.pop(_redo_key(game), None)
+    state = hand_record(
+        game=seen.game, record=record, token=token, expected=expected, user=request.user, seen=seen
+    )
+    request.session.pop(_redo_key(seen.game), None)
     return state
 
 
@@ -127,11 +133,13 @@ def _kept_entry(data: QueryDict, state: GameState, new: str | None) -> QueryDict
     return kept
 
 
-def _entry_conflict(request: HttpRequest, game: Game, message: str) -> HttpResponse:
-    """Another phone saved first: the game as it is now, and the entry kept in the form
-    for its user to check and save again."""
+def _entry_conflict(
+    request: HttpRequest, game: Game, message: str, state: GameState | None = None
+) -> HttpResponse:
+    """Another phone saved first: the game as it is now (``state``, when it was read
+    after that), and the entry kept in the form for its user to check and save again."""
     messages.error(request, message)
-    state = game_state(game=game)
+    state = state or game_state(game=game)
     return _render_game(
         request,
         state,
@@ -167,7 +175,7 @@ def hand_add(request: HttpRequest, pk: int) -> HttpResponse:
     if expected is not None and expected != len(state.hands) + 1:
         # The service would refuse it too; told here before "the game is over", which
         # may be the other phone's doing.
-        return _entry_conflict(request, game, _conflict_message(expected, len(state.hands)))
+        return _entry_conflict(request, game, _conflict_message(expected, len(state.hands)), state)
     form = _new_hand_form(state, request.POST)
     if form is None:
         messages.error(request, _("The game is over; no hand can follow the winning one."))
@@ -175,12 +183,12 @@ def hand_add(request: HttpRequest, pk: int) -> HttpResponse:
     action = request.POST.get("action", "save")
     try:
         if action == "misdeal":
-            state = _save_hand(request, game, HandRecord(misdeal=True), token, expected)
+            state = _save_hand(request, state, HandRecord(misdeal=True), token, expected)
         elif action == "passed":
             passes = tuple((name, None) for name in form.order)
-            state = _save_hand(request, game, HandRecord(auction=passes), token, expected)
+            state = _save_hand(request, state, HandRecord(auction=passes), token, expected)
         elif form.is_valid():
-            state = _save_hand(request, game, form.record(), token, expected)
+            state = _save_hand(request, state, form.record(), token, expected)
         else:
             return _render_game(request, state, form, status=400)
     except Conflict as error:

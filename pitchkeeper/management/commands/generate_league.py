@@ -40,7 +40,6 @@ from pitchkeeper.rules import (
     Team,
     legal_bids,
     resolve_rules,
-    settle,
 )
 
 # The engine's running game, played one hand at a time: replay() would replay the whole
@@ -219,17 +218,7 @@ class League:
                 record = HandRecord(misdeal=True)
                 game.play(record)
             records.append(record)
-        result = GameResult(
-            sides=seating.sides,
-            hands=tuple(game.hands),
-            scores=dict(game.scores),
-            setbacks=dict(game.setbacks),
-            dealer=None if game.won_by else game.dealer,
-            winner=game.winner,
-            won_by=game.won_by,
-            reached=game.reached,
-            settlement=settle(rules, game.scores, game.setbacks, game.winner),
-        )
+        result = game.result()
         return rules, seating, records, result, self.finish_time(index)
 
     def hand(self, game: _Game) -> HandRecord:

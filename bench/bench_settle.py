@@ -1,0 +1,55 @@
+"""Benchmark: the plan that settles a ledger, on random ledgers of 15 to 24 balances.
+
+Not a test (timings depend on the machine): run it by hand, from the repository root,
+
+    .venv/bin/python bench/bench_settle.py [--ledgers 60]
+
+For each number of balances and each spread of amounts (uniform in -w..w, the last one
+making the sum zero), it times ``settle_up`` without the cache, and prints the median,
+the 90th percentile and the slowest, how many plans were proven the fewest, and how many
+payments they saved against the greedy settlement.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from pitchkeeper.seasons.settle import _greedy, settle_up  # noqa: E402
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--ledgers", type=int, default=60, help="ledgers per row")
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    rng = random.Random(args.seed)
+    print("| balances | amounts   | median ms | p90 ms | slowest ms | fewest proven | saved |")
+    print("| -------: | :-------- | --------: | -----: | ---------: | ------------: | ----: |")
+    for size in (15, 20, 24):
+        for widest in (6, 20, 100, 1000):
+            times, proven, saved = [], 0, 0
+            for _ in range(args.ledgers):
+                amounts = [rng.randint(-widest, widest) or 1 for _ in range(size - 1)]
+                balances = {i: a for i, a in enumerate([*amounts, -sum(amounts)])}
+                started = time.perf_counter()
+                plan = settle_up(balances)
+                times.append((time.perf_counter() - started) * 1000)
+                proven += plan.fewest
+                saved += len(_greedy(balances, list(balances))) - len(plan.payments)
+            times.sort()
+            print(
+                f"| {size:8} | ±{widest:<8} | {statistics.median(times):9.1f} "
+                f"| {times[int(len(times) * 0.9)]:6.1f} | {times[-1]:10.1f} "
+                f"| {proven:6}/{args.ledgers:<6} | {saved:5} |"
+            )
+
+
+if __name__ == "__main__":
+    main()

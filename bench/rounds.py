@@ -1,0 +1,85 @@
+"""Timing cases interleaved, as the benchmarks run them.
+
+Each round runs every case once, in a fresh random order; a case's figure is the median
+over the rounds of its time divided by the bare view's time in the same round. The
+machine's load (other work on a shared machine changes it from minute to minute) then
+moves a case and the bare view alike, where timing the cases one after another would
+let a ratio follow the load instead.
+"""
+
+from __future__ import annotations
+
+import random
+import statistics
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+BARE = "bare view (a constant)"
+
+
+@dataclass(frozen=True)
+class Case:
+    """One timed call; ``before`` and ``after`` run untimed around it (setting up a
+    game, taking a submitted hand back) and may check what it did."""
+
+    name: str
+    run: Callable[[], Any]
+    before: Callable[[], Any] | None = None
+    after: Callable[[], Any] | None = None
+
+
+@dataclass(frozen=True)
+class Figure:
+    median_ms: float
+    ratio: float  # median over rounds of (this case / the bare view in that round)
+
+
+def interleaved(
+    cases: list[Case], *, rounds: int, warm_up: int, seed: int = 1
+) -> dict[str, Figure]:
+    """Every case's median time and median per-round ratio to the case named BARE."""
+    assert any(case.name == BARE for case in cases), "the bare view is the yardstick"
+    rng = random.Random(seed)
+    times: dict[str, list[float]] = {case.name: [] for case in cases}
+    for number in range(warm_up + rounds):
+        order = list(cases)
+        rng.shuffle(order)
+        for case in order:
+            if case.before is not None:
+                case.before()
+            start = time.perf_counter()
+            case.run()
+            elapsed = time.perf_counter() - start
+            if case.after is not None:
+                case.after()
+            if number >= warm_up:
+                times[case.name].append(elapsed)
+    bare = times[BARE]
+    return {
+        name: Figure(
+            statistics.median(spent) * 1000,
+            statistics.median(t / b for t, b in zip(spent, bare, strict=True)),
+        )
+        for name, spent in times.items()
+    }
+
+
+def queries(request: Callable[[], Any]) -> int:
+    """The SQL queries one call makes."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    with CaptureQueriesContext(connection) as captured:
+        request()
+    return len(captured)
+
+
+def checked(expected: int, response: Any) -> Any:
+    """The response, once it has the status the case is about (else the run stops)."""
+    if response.status_code != expected:
+        raise SystemExit(
+            f"expected {expected}, got {response.status_code}: {response.content[:300]!r}"
+        )
+    return response

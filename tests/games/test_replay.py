@@ -1,0 +1,142 @@
+"""A request replays its game at most once: the game screen plays each stored hand
+once through the engine, and a hand submit one more, whatever the game's length; the
+state a save hands back is the one a fresh read gives."""
+
+from __future__ import annotations
+
+import pytest
+from django.urls import reverse
+
+from pitchkeeper.games.hands import hand_record
+from pitchkeeper.games.models import Hand
+from pitchkeeper.games.replay import GameState, game_state
+from pitchkeeper.rules import HandRecord
+from pitchkeeper.rules.engine import _Game
+
+pytestmark = pytest.mark.django_db
+
+HTMX = {"HTTP_HX_REQUEST": "true"}
+HANDS = 12
+
+
+def next_hand(state: GameState) -> HandRecord:
+    """A hand that keeps the game going: the leader pitches 3, takes only High and is
+    set back; the next two take Low and Jack."""
+    scores = state.result.scores
+    sides = sorted(scores, key=lambda side: -scores[side])
+    return HandRecord(
+        pitcher=sides[0],
+        bid=3,
+        points={"high": sides[0], "low": sides[1], "jack": sides[2], "game": None},
+    )
+
+
+def as_posted(record: HandRecord) -> dict[str, str]:
+    data = {"pitcher": record.pitcher, "bid": str(record.bid), "action": "save"}
+    data.update({f"point_{key}": side or "nobody" for key, side in record.points.items()})
+    return data
+
+
+@pytest.fixture
+def state(make_game) -> GameState:
+    state = make_game()
+    for _hand in range(HANDS):
+        state = hand_record(game=state.game, record=next_hand(state))
+    assert len(state.hands) == HANDS and not state.result.finished
+    return state
+
+
+@pytest.fixture
+def played(monkeypatch) -> list[int]:
+    """The hands the engine plays from here on, by number (each replay from the first)."""
+    numbers: list[int] = []
+    play = _Game.play
+
+    def counted(self: _Game, record: HandRecord) -> None:
+        numbers.append(len(self.hands) + 1)
+        play(self, record)
+
+    monkeypatch.setattr(_Game, "play", counted)
+    return numbers
+
+
+@pytest.mark.parametrize("headers", [{}, HTMX], ids=["full page", "htmx fragment"])
+def test_the_game_screen_replays_the_game_once(client, state, played, headers):
+    response = client.get(reverse("game", args=[state.game.pk]), **headers)
+
+    assert response.status_code == 200
+    assert played == list(range(1, HANDS + 1))
+
+
+@pytest.mark.parametrize(
+    ("headers", "status"), [({}, 302), (HTMX, 200)], ids=["no JS", "htmx fragment"]
+)
+def test_a_hand_submit_replays_the_game_once_and_plays_the_new_hand(
+    client, state, played, headers, status
+):
+    data = {**as_posted(next_hand(state)), "expected": str(HANDS + 1)}
+
+    response = client.post(reverse("hand_add", args=[state.game.pk]), data, **headers)
+
+    assert response.status_code == status
+    assert Hand.objects.filter(game=state.game).count() == HANDS + 1
+    # The stored hands once, from the first, then only the new one.
+    assert played == [*range(1, HANDS + 1), HANDS + 1]
+
+
+@pytest.mark.parametrize("headers", [{}, HTMX], ids=["no JS", "htmx fragment"])
+def test_undo_replays_the_game_and_what_is_left_and_redo_only_plays_the_hand_again(
+    client, state, played, headers
+):
+    client.post(reverse("undo", args=[state.game.pk]), **headers)
+    # The stored hands once (the view), then the game without its last hand.
+    assert played == [*range(1, HANDS + 1), *range(1, HANDS)]
+    played.clear()
+
+    client.post(reverse("redo", args=[state.game.pk]), **headers)
+
+    assert played == [*range(1, HANDS), HANDS]
+    assert game_state(game=state.game).record == state.record
+
+
+def rows(state: GameState) -> list[dict]:
+    """Every column of every hand, the id too."""
+    fields = Hand._meta.concrete_fields
+    return [
+        {field.attname: getattr(hand, field.attname) for field in fields} for hand in state.hands
+    ]
+
+
+def test_the_state_a_save_returns_is_what_a_fresh_read_gives(state):
+    saved = hand_record(game=state.game, record=next_hand(state), seen=state)
+
+    fresh = game_state(game=state.game)
+    assert saved.record == fresh.record
+    assert saved.result == fresh.result
+    assert rows(saved) == rows(fresh)
+    assert [seat.pk for seat in saved.seats] == [seat.pk for seat in fresh.seats]
+
+
+def test_a_save_after_another_phone_saved_replays_what_is_stored(state):
+    # Another phone saved a hand after this one read the game.
+    other = hand_record(game=state.game, record=next_hand(state))
+
+    saved = hand_record(game=state.game, record=next_hand(other), seen=state)
+
+    fresh = game_state(game=state.game)
+    assert len(saved.hands) == HANDS + 2
+    assert saved.result == fresh.result and rows(saved) == rows(fresh)
+
+
+def test_a_save_after_another_phone_edited_a_hand_replays_what_is_stored(state):
+    from pitchkeeper.games.hands import hand_edit
+
+    first = state.record.hands[0]
+    changed = HandRecord(pitcher=first.pitcher, bid=2, points=dict(first.points))
+    hand_edit(game=state.game, number=1, record=changed)
+
+    saved = hand_record(game=state.game, record=HandRecord(misdeal=True), seen=state)
+
+    fresh = game_state(game=state.game)
+    assert saved.record.hands[0].bid == 2
+    assert saved.result == fresh.result and rows(saved) == rows(fresh)
