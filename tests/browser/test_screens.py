@@ -419,3 +419,38 @@ SCREENS |= {
     "game_delete": game_delete,
     "games_deleted": games_deleted,
 }
+
+
+# ---- Clean in the browser: fold-outs marked, no console error or CSP violation ----
+
+UNMARKED_FOLD_OUTS_JS = """
+() => [...document.querySelectorAll("details > summary")]
+  .filter((summary) => summary.checkVisibility())
+  .filter((summary) => {
+    const marker = getComputedStyle(summary, "::before").content;
+    return ["none", "normal", ""].includes(marker);
+  })
+  .map((summary) => summary.outerHTML.slice(0, 90))
+"""
+
+
+@pytest.mark.parametrize("screen", SCREENS)
+def test_fold_outs_are_marked_and_open_cleanly(phone, make_game, club, screen):
+    """Every fold-out shows a marker; opened with a tap, as a thumb would, in light and
+    dark, no screen logs a console error or breaks the Content-Security-Policy (the
+    fixture's watch, checked here to name the screen)."""
+    page = phone.new_page()
+    SCREENS[screen](page, make_game, club)
+
+    assert not page.evaluate(UNMARKED_FOLD_OUTS_JS), f"fold-outs without a marker on {screen}"
+    for scheme in ("light", "dark"):
+        page.emulate_media(color_scheme=scheme)
+        for summary in page.locator("details:not([open]) > summary").all():
+            if summary.is_visible():
+                summary.click()
+        page.wait_for_load_state("networkidle")
+    auction = page.locator('#auction label.pill:has(> input[name="auction_0"]:not(:disabled))')
+    if auction.count():
+        auction.last.click()
+        expect(page.locator("#auction.htmx-request")).to_have_count(0)
+    assert not phone.faults(), f"on {screen}:\n" + "\n".join(phone.faults())

@@ -359,7 +359,8 @@ def test_a_second_tap_on_redo_redoes_once(client, game):
     client.post(reverse("undo", args=[game.pk]))
     client.post(reverse("undo", args=[game.pk]))
     page = client.get(reverse("game", args=[game.pk])).content.decode()
-    expected = re.search(r'action="/games/\d+/redo/".*?name="expected" value="(\d+)"', page, re.S)
+    redo = r'action="/games/\d+/redo/#table".*?name="expected" value="(\d+)"'
+    expected = re.search(redo, page, re.S)
 
     client.post(reverse("redo", args=[game.pk]), {"expected": expected[1]})
     response = client.post(reverse("redo", args=[game.pk]), {"expected": expected[1]}, **HTMX)

@@ -178,7 +178,7 @@ def test_smudge_wins_and_game_over_shows_reason_and_settlement(client, game):
     client.post(reverse("hand_add", args=[game.pk]), post)
 
     html = client.get(reverse("game", args=[game.pk])).content.decode()
-    assert "Bob wins: smudge" in html
+    assert "Bob wins with a smudge: bid 4, took every point, and was not in the hole" in html
     assert "Ann pays Bob 2 chips (1.00)" in html
     assert "Rematch" in html
     assert 'name="point_high"' not in html  # no hand after the win
@@ -382,3 +382,56 @@ def test_chart_coordinates_keep_a_decimal_point_in_every_language(client, game):
         assert numbers, svg
         # "168,0" from a Russian or Norwegian number format is no SVG length.
         assert all(re.fullmatch(r"-?\d+(\.\d+)?", number) for number in numbers), numbers
+
+
+def history_item(html: str, number: int) -> str:
+    """The text of hand ``number`` in the hand list of the game screen."""
+    items = re.findall(r'<li class="card">(.*?)</li>\s*(?=<li class="card">|</ol>)', html, re.S)
+    return next(item for item in items if f"<strong>#{number}</strong>" in item)
+
+
+def test_a_pitcher_excused_by_a_revoke_is_not_shown_as_set_back(client, make_game):
+    game = make_game("setback", ("Ann", "Bob", "Cy")).game
+    # Bob bid 3 and took two points, but Cy revoked: Bob is short yet not set back.
+    record = HandRecord(
+        pitcher="Bob",
+        bid=3,
+        points={"high": "Bob", "low": "Bob", "jack": None, "game": "Cy"},
+        revoked=("Cy",),
+    )
+    hand_record(game=game, record=record)
+    hand_record(
+        game=game,
+        record=HandRecord(
+            pitcher="Bob", bid=3, points={"high": "Bob", "low": "Cy", "jack": None, "game": "Cy"}
+        ),
+    )
+
+    html = client.get(reverse("game", args=[game.pk])).content.decode()
+
+    excused = history_item(html, 1)
+    assert "short, excused by the revoke" in excused
+    assert "set back" not in excused and "✓" not in excused
+    assert "✗ set back" in history_item(html, 2)
+
+
+def test_a_steal_is_marked_in_the_hand_list(client, make_game):
+    game = make_game("setback", ("Ann", "Bob", "Cy")).game
+    # Ann deals: Bob bids 3, Cy passes, Ann, the dealer, takes it by bidding 3 too.
+    stolen = HandRecord(
+        auction=(("Bob", 3), ("Cy", None), ("Ann", 3)),
+        points={"high": "Ann", "low": "Ann", "jack": None, "game": "Ann"},
+    )
+    hand_record(game=game, record=stolen)
+    # Bob deals: Cy bids 2, Ann bids 3, Bob, the dealer, passes: no steal.
+    outbid = HandRecord(
+        auction=(("Cy", 2), ("Ann", 3), ("Bob", None)),
+        points={"high": "Ann", "low": "Ann", "jack": None, "game": "Ann"},
+    )
+    hand_record(game=game, record=outbid)
+
+    html = client.get(reverse("game", args=[game.pk])).content.decode()
+
+    assert "stolen from Bob" in history_item(html, 1)
+    assert "stolen" not in history_item(html, 2)
+    assert html.count("stolen from") == 1

@@ -11,6 +11,7 @@ from datetime import date
 import pytest
 from django.contrib.auth import get_user_model
 from django.db import connection
+from django.template.defaultfilters import floatformat
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
@@ -21,6 +22,7 @@ from pitchkeeper.games.models import Game
 from pitchkeeper.games.services import games_import
 from pitchkeeper.rules import parse_game
 from pitchkeeper.seasons.models import Payment, Season
+from pitchkeeper.seasons.views.shared import decimal, percent
 from tests.conftest import PASSWORD, sign_in
 from tests.seasons.test_stats import at, moment, smudge_game, team_game
 
@@ -105,7 +107,25 @@ def test_the_leaderboard_sorts_by_any_column(client, season_games):
     by_place = names_in_order(body(client.get(reverse("leaderboard") + "?sort=place", **HTMX)))
     assert by_place == ["Ann", "Bob", "Cy", "Dee"]  # 1.5, 1.5, 2, 2: the best first
     html = body(client.get(reverse("leaderboard") + "?sort=nonsense"))
-    assert 'aria-sort="descending"' in html  # an unknown column sorts by rating
+    assert 'aria-sort="descending"' in html  # an unknown column sorts by the default
+    assert "Ranked by wins, then net chips" in html
+
+
+def test_the_leaderboard_ranks_by_wins_then_chips_and_says_so(client, season_games):
+    """What a casual table expects: the most wins first, ties broken by chips; the
+    rating is a column to sort by, not the ranking."""
+    page = body(client.get(reverse("leaderboard")))
+    fragment = body(client.get(reverse("leaderboard"), **HTMX))
+
+    # Bob won a game (+2 chips), Ann and Cy one each in a team game (0 and -1), Dee none.
+    for html in (page, fragment):
+        assert "Ranked by wins, then net chips" in html
+        assert names_in_order(html) == ["Bob", "Ann", "Cy", "Dee"]
+        assert html.split("<thead>")[1].index(">Wins") < html.split("<thead>")[1].index(">Rating")
+    by_rating = body(client.get(reverse("leaderboard") + "?sort=rating"))
+    assert "Ranked by Rating" in by_rating
+    assert 'aria-sort="descending"' in by_rating.split(">Rating")[0].rsplit("<th", 1)[1]
+    assert "the other way round" in body(client.get(reverse("leaderboard") + "?sort=-wins"))
 
 
 def test_the_player_page(client, season_games):
@@ -333,3 +353,20 @@ def test_query_counts(client, season_games, django_assert_num_queries, page, que
     url = pages(season_games)[page] + "?season=all"
     with django_assert_num_queries(queries):
         client.get(url)
+
+
+@pytest.mark.parametrize(
+    "value", [0.909, 0.905, 0.9049, -0.005, -0.004, 2.5, 123456.785, 1e-12, 2**63, 2.0**53 + 1]
+)
+@pytest.mark.parametrize("places", [0, 1, 2])
+def test_board_figures_round_as_the_player_page_does(value, places):
+    """The leaderboard (``decimal``) and the player page (floatformat) round alike: 0.909
+    is 0.91 on both, not 0.90 on the board."""
+    assert decimal(value, places) == floatformat(value, places)
+
+
+def test_points_per_hand_is_rounded_not_cut():
+    assert decimal(0.909) == "0.91"
+    assert decimal(0.904) == "0.90"
+    assert percent(0.125) == "13%"
+    assert decimal(None) == percent(None) == "—"

@@ -187,7 +187,9 @@ def undo(request: HttpRequest, pk: int) -> HttpResponse:
         return _after(request, game, status=409)
     last = state.record.hands[-1]
     try:
-        state = hand_delete(game=game, number=len(state.hands), version=version, user=request.user)
+        state = hand_delete(
+            game=game, number=len(state.hands), version=version, user=request.user, undo=True
+        )
     except Conflict:
         messages.error(request, str(UNDO_STALE))
         return _after(request, game, status=409)
