@@ -29,6 +29,9 @@ class SideRow:
     score: int
     in_hole: bool
     winner: bool
+    # The side of the player who deals the next hand, and of the one who bids first.
+    deals: bool = False
+    bids_first: bool = False
 
     @property
     def magnitude(self) -> int:
@@ -73,6 +76,7 @@ def board(state: GameState) -> Board:
     seating = state.record.seating
     members = {team.name: team.members for team in seating.teams}
     chip_value = state.game.chip_value
+    eldest = eldest_of(seating, result.dealer) if result.dealer else None
     return Board(
         sides=tuple(
             SideRow(
@@ -81,12 +85,14 @@ def board(state: GameState) -> Board:
                 score=result.scores[side],
                 in_hole=result.in_hole(side),
                 winner=side == result.winner,
+                deals=result.dealer is not None and seating.side_of(result.dealer) == side,
+                bids_first=eldest is not None and seating.side_of(eldest) == side,
             )
             for side in result.sides
         ),
         target=state.record.rules.target,
         dealer=result.dealer,
-        bids_first=eldest_of(seating, result.dealer) if result.dealer else None,
+        bids_first=eldest,
         winner=result.winner,
         finished=result.finished,
         reason=win_reason(state),

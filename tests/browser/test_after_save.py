@@ -10,7 +10,7 @@ import pytest
 from playwright.sync_api import expect
 
 from pitchkeeper.games.models import Hand
-from tests.browser.test_game import SETBACK_TABLE, open_game, pick, play, save
+from tests.browser.test_game import SETBACK_TABLE, contract, open_game, pick_contract, play, save
 from tests.browser.test_integrity import enter
 
 pytestmark = pytest.mark.browser
@@ -50,19 +50,18 @@ def test_without_javascript_a_save_opens_at_the_table(phone, make_game):
 def test_a_refused_save_shows_its_message_in_view_beside_the_control(page, make_game):
     game = make_game("setback", ("Ann", "Bob", "Cy", "Dee")).game
     open_game(page, game)
-    pick(page, "pitcher", "Bob")
-    pick(page, "bid", 2)
+    pick_contract(page, "Bob", 2)
     save(page)
 
     message = page.locator("#id_point_high_error")
     expect(message).to_have_text("Say who took High.")
-    expect(message).to_have_attribute("role", "alert")
+    expect(page.locator("[role=alert] > #id_point_high_error")).to_have_count(1)
     expect(message).to_be_in_viewport()
     # Beside the High choices, which describe themselves by it and have focus.
     high = page.locator('fieldset[aria-describedby="id_point_high_error"]')
     expect(high.locator("legend")).to_have_text("High")
     assert high.evaluate("(fieldset) => fieldset.contains(document.activeElement)")
-    expect(page.locator('input[name="pitcher"][value="Bob"]')).to_be_checked()
+    expect(contract(page, "Bob", 2)).to_be_checked()
     assert Hand.objects.count() == 0
 
 

@@ -11,7 +11,7 @@ import pytest
 from playwright.sync_api import Error, expect
 
 from pitchkeeper.games.models import Hand
-from tests.browser.test_game import SETBACK_TABLE, open_game, pick, save
+from tests.browser.test_game import SETBACK_TABLE, contract, open_game, pick, save
 from tests.browser.test_integrity import enter
 
 pytestmark = pytest.mark.browser
@@ -42,7 +42,7 @@ def test_offline_save_is_told_and_retried_once_back_online(phone, make_game):
     )
     expect(failure(page)).to_be_in_viewport()
     # The entry is still there, and nothing was saved.
-    expect(page.locator('input[name="pitcher"][value="Bob"]')).to_be_checked()
+    expect(contract(page, "Bob", 2)).to_be_checked()
     assert Hand.objects.count() == 0
 
     page.context.set_offline(False)

@@ -20,7 +20,7 @@ from pitchkeeper.clubs.players import player_add, player_retire
 from pitchkeeper.clubs.services import invitation_create, player_link
 from pitchkeeper.games.hands import hand_record
 from pitchkeeper.rules import HandRecord
-from tests.browser.test_game import SETBACK_TABLE, pick, save
+from tests.browser.test_game import SETBACK_TABLE, pick, pick_contract, save
 
 pytestmark = pytest.mark.browser
 
@@ -99,8 +99,7 @@ def game_new_errors(page: Any, make_game: Callable[..., Any], club: Club) -> Non
 def game_with_errors(page: Any, make_game: Callable[..., Any], club: Club) -> None:
     game = game_in_progress(make_game)
     page.goto(f"/games/{game.pk}/")
-    pick(page, "pitcher", "Bob")
-    pick(page, "bid", 2)
+    pick_contract(page, "Bob", 2)
     save(page)
     expect(page.locator("#id_point_high_error")).to_be_visible()
 
@@ -396,7 +395,7 @@ def hand_edit_conflict(page: Any, make_game: Callable[..., Any], club: Club) -> 
         number=1,
         record=HandRecord(pitcher="Ann", bid=2, points=points("Ann", "Ann", None, "Bob")),
     )
-    pick(page, "pitcher", "Cy")
+    pick(page, "contract", "Cy:2")
     page.get_by_role("button", name="Save changes").click()
     expect(page.locator("#hand-form [role=alert]")).to_be_visible()
 

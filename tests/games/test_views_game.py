@@ -234,7 +234,7 @@ def test_edit_page_and_fragment(client, game):
     assert page.status_code == fragment.status_code == 200
     assert "<html" in page.content.decode()
     assert "<html" not in fragment.content.decode()
-    assert 'value="Bob" id="id_pitcher_0" checked' in page.content.decode()
+    assert re.search(r'value="Bob:2" id="id_contract_\d+" checked', page.content.decode())
     assert client.get(reverse("hand_edit", args=[game.pk, 2])).status_code == 404
 
 
