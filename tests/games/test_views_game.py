@@ -84,8 +84,11 @@ def test_saving_a_hand_with_htmx_returns_the_fresh_table(client, game):
 @pytest.mark.parametrize(
     ("post", "field", "message"),
     [
-        (hand_post(bid="5"), "bid", "Select a valid choice"),
-        (hand_post(pitcher=""), "pitcher", "Choose the pitcher and the bid"),
+        # Sent as a pitcher and a bid, told on the grid that picks both.
+        (hand_post(bid="5"), "contract", "Select a valid choice"),
+        (hand_post(pitcher=""), "contract", "Choose the pitcher and the bid"),
+        (hand_post(contract="Bob:5"), "contract", "Select a valid choice"),
+        (hand_post(pitcher="", bid="", contract="Zed:2"), "contract", "Select a valid choice"),
         (hand_post(high=""), "point_high", "Say who took High."),
         (hand_post(high="Zed"), "point_high", "Select a valid choice"),
         (hand_post(bid="", auction_0="3", auction_1="2"), "auction_0", "has no bid or pass yet"),
@@ -435,3 +438,26 @@ def test_a_steal_is_marked_in_the_hand_list(client, make_game):
     assert "stolen from Bob" in history_item(html, 1)
     assert "stolen" not in history_item(html, 2)
     assert html.count("stolen from") == 1
+
+
+def test_one_tap_on_the_grid_gives_the_pitcher_and_the_bid(client, game):
+    post = hand_post(pitcher="", bid="", contract="Cy:3", high="Cy", low="Cy", game="Cy")
+
+    response = client.post(reverse("hand_add", args=[game.pk]), post, **HTMX)
+
+    assert response.status_code == 200
+    hand = game_state(game=game).result.hands[0]
+    assert (hand.pitcher, hand.bid, hand.made) == ("Cy", 3, True)
+
+
+@pytest.mark.parametrize(
+    "contract", ["Cy\u200b:3", "Cy:3\u2060", "Cy:03", "Cy:" + "9" * 100, "Cy" * 50_000, ":"]
+)
+def test_a_garbled_grid_choice_is_refused_and_nothing_saved(client, game, contract):
+    post = hand_post(pitcher="", bid="", contract=contract, high="Cy", low="Cy", game="Cy")
+
+    response = client.post(reverse("hand_add", args=[game.pk]), post)
+
+    assert response.status_code == 400
+    assert "Select a valid choice" in response.content.decode()
+    assert not Hand.objects.exists()

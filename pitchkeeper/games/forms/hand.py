@@ -141,6 +141,16 @@ class HandForm(forms.Form):
                 label=_("The pitcher's side took every trick"), required=False
             )
 
+    def clean(self) -> dict[str, Any]:
+        """A pitcher or bid refused (sent the old way) is told on the grid, where the
+        page shows them."""
+        cleaned = super().clean()
+        if "contract" in self.fields:
+            for name in ("pitcher", "bid"):
+                for error in self._errors.pop(name, []):
+                    self.add_error("contract", error)
+        return cleaned
+
     def _contract_from_pitcher_and_bid(self) -> None:
         """An entry sent as a pitcher and a bid (a page from before the grid, a refused
         entry kept) is shown on the grid, so that nothing entered looks lost."""
