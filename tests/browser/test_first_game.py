@@ -11,7 +11,8 @@ from pitchkeeper.clubs.models import Player
 pytestmark = pytest.mark.browser
 
 
-def test_players_are_added_one_after_another_with_enter(page, club):
+def test_players_are_added_one_after_another_with_enter(phone, club):
+    page = phone.new_page()
     page.goto("/players/")
     box = page.locator("#new-name")
     box.click()
@@ -24,8 +25,17 @@ def test_players_are_added_one_after_another_with_enter(page, club):
         expect(box).to_be_focused()
         expect(box).to_have_value("")
 
+    # Without JavaScript too: the page after each add opens with the box focused.
+    nojs = phone.new_page(java_script_enabled=False)
+    nojs.goto("/players/")
+    nojs.locator("#new-name").fill("Dee")
+    nojs.keyboard.press("Enter")
+    expect(nojs.locator("#roster h2")).to_contain_text("4 players")
+    expect(nojs.locator("#new-name")).to_be_focused()
+
     assert list(Player.objects.filter(club=club).values_list("name", flat=True)) == [
         "Ann",
         "Bob",
         "Cy",
+        "Dee",
     ]
