@@ -9,6 +9,7 @@ players in the hole, a finished game with its settlement, every <details> opened
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -453,3 +454,22 @@ def test_fold_outs_are_marked_and_open_cleanly(phone, make_game, club, screen):
         auction.last.click()
         expect(page.locator("#auction.htmx-request")).to_have_count(0)
     assert not phone.faults(), f"on {screen}:\n" + "\n".join(phone.faults())
+
+
+# ---- Screenshots: every screen at 360x740, light and dark, for docs/screens/ ----
+
+SHOTS = Path(__file__).resolve().parents[2] / "docs" / "screens"
+
+
+@pytest.mark.parametrize("screen", SCREENS)
+def test_screenshots_for_the_docs(page, make_game, club, screen):
+    """The pictures in the README: each screen as a phone shows it when it opens, in
+    light and dark (kept in docs/screens/, made again by every browser test run)."""
+    SCREENS[screen](page, make_game, club)
+    page.wait_for_load_state("networkidle")
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    for scheme in ("light", "dark"):
+        page.emulate_media(color_scheme=scheme)
+        path = SHOTS / f"{screen}-{scheme}.png"
+        page.screenshot(path=str(path), animations="disabled", caret="hide")
+        assert path.stat().st_size > 1000, f"{path} is empty"
