@@ -131,6 +131,13 @@ PHONE = {"width": 360, "height": 740}
 # Chromium logs every 4xx answer to the console; these two are the app's way of showing a
 # form with its errors (400) or a refused action with its message (409), not faults.
 EXPECTED_STATUS_LOGS = re.compile(r"the server responded with a status of (400|409)\b")
+# Every Content-Security-Policy violation (an inline style or script, a foreign origin)
+# is made a console error, which fails the test, whatever Chromium itself logs of it.
+CSP_WATCH = """
+document.addEventListener("securitypolicyviolation", (event) => {
+  console.error(`CSP violation: ${event.violatedDirective} ${event.blockedURI} ${event.sample}`);
+});
+"""
 
 
 def _in_ci() -> bool:
@@ -176,6 +183,15 @@ class Phone:
         self.session_cookie = session_cookie
         self.contexts: list[Any] = []
         self.problems: list[str] = []
+        self.allowed: list[re.Pattern[str]] = []
+
+    def allow(self, pattern: str) -> None:
+        """A problem the test itself causes (a server error, the network cut off) is
+        not a fault: leave out problems matching ``pattern``."""
+        self.allowed.append(re.compile(pattern))
+
+    def faults(self) -> list[str]:
+        return [p for p in self.problems if not any(a.search(p) for a in self.allowed)]
 
     def new_page(self, context: Any = None, *, signed_in: bool = True, **options: Any) -> Any:
         """A page in ``context``, or in a new context (another phone) made with
@@ -195,6 +211,7 @@ class Phone:
 
     def _watch(self, page: Any) -> None:
         problems = self.problems
+        page.add_init_script(CSP_WATCH)
         page.on("pageerror", lambda error: problems.append(f"JavaScript error: {error}"))
 
         def console(message: Any) -> None:
@@ -227,7 +244,7 @@ def phone(browser, live_server, user, club):
     phone = Phone(browser, live_server.url, {"name": cookie.key, "value": cookie.value})
     yield phone
     phone.close()
-    assert not phone.problems, "\n".join(phone.problems)
+    assert not phone.faults(), "\n".join(phone.faults())
 
 
 @pytest.fixture

@@ -108,7 +108,7 @@ class FormReader(HTMLParser):
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         attr = dict(attrs)
         if tag == "form":
-            self.inside = attr.get("action") == self.action
+            self.inside = (attr.get("action") or "").split("#")[0] == self.action
         elif not self.inside:
             return
         elif tag in ("input", "button", "textarea"):

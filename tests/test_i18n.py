@@ -187,7 +187,7 @@ PAGE_WORDS = {
         "Ренонс",
         "4 смадж",
         "Питчер",
-        "Заявка",
+        "Питчер и заявка",
         "не сдан",
         "поровну",
         "<title>Партия ",
@@ -206,7 +206,7 @@ PAGE_WORDS = {
         "Renons",
         "4 smudge",
         "Pitcher",
-        "Bud",
+        "Pitcher og bud",
         "ikke gitt",
         "likt",
         "<title>Parti ",
@@ -297,3 +297,17 @@ def test_game_over_reason_and_settlement_in_russian(client, make_game):
     assert "Расчёт" in html
     # Losers at zero pay 2 chips each: the "few" form, "2 фишки".
     assert "Bob платит Ann 2 фишки" in html and "Cy платит Ann 2 фишки" in html
+
+
+def test_norwegian_says_bud_for_a_bid_and_never_melding():
+    """One term for each game word: a bid is "bud" (to bid "by"), as in seed 001, not
+    "melding" as well."""
+    strings = [
+        string
+        for message in catalog("nb")
+        if message.id
+        for string in (message.string if message.pluralizable else (message.string,))
+    ]
+    assert not [s for s in strings if re.search(r"\bmeld", s, re.IGNORECASE)]
+    with translation.override("nb"):
+        assert gettext("Bids made") == "Bud tatt hjem"

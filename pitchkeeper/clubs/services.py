@@ -24,6 +24,13 @@ def club_create(*, name: str, owner: AbstractBaseUser) -> Club:
     return club
 
 
+def club_own(*, owner: AbstractBaseUser) -> Club:
+    """A new user's own club, named after them: the first game needs no club step (the
+    owner renames it in the club's settings)."""
+    name = _("%(name)s's table") % {"name": owner.get_username()}
+    return club_create(name=name[:CLUB_NAME_LENGTH], owner=owner)
+
+
 def _role(role: str) -> str:
     if role not in Role.values:
         raise ValidationError(_("Choose owner, scorekeeper or viewer."), code="invalid")

@@ -29,6 +29,9 @@ class SideRow:
     score: int
     in_hole: bool
     winner: bool
+    # The side of the player who deals the next hand, and of the one who bids first.
+    deals: bool = False
+    bids_first: bool = False
 
     @property
     def magnitude(self) -> int:
@@ -73,6 +76,7 @@ def board(state: GameState) -> Board:
     seating = state.record.seating
     members = {team.name: team.members for team in seating.teams}
     chip_value = state.game.chip_value
+    eldest = eldest_of(seating, result.dealer) if result.dealer else None
     return Board(
         sides=tuple(
             SideRow(
@@ -81,12 +85,14 @@ def board(state: GameState) -> Board:
                 score=result.scores[side],
                 in_hole=result.in_hole(side),
                 winner=side == result.winner,
+                deals=result.dealer is not None and seating.side_of(result.dealer) == side,
+                bids_first=eldest is not None and seating.side_of(eldest) == side,
             )
             for side in result.sides
         ),
         target=state.record.rules.target,
         dealer=result.dealer,
-        bids_first=eldest_of(seating, result.dealer) if result.dealer else None,
+        bids_first=eldest,
         winner=result.winner,
         finished=result.finished,
         reason=win_reason(state),
@@ -115,11 +121,19 @@ def win_reason(state: GameState) -> str:
     if result.won_by == "smudge_failed" and last is not None and last.bid is not None:
         values |= {"loser": _pitchers(state, last), "bid": bid_label(rules, last.bid)}
         return _("%(winner)s wins: %(loser)s bid %(bid)s and failed") % values
-    if result.won_by == "smudge" and last is not None and isinstance(last.bid, str):
-        values["bid"] = bid_label(rules, last.bid)
-        return _("%(winner)s wins: bid %(bid)s and made it") % values
     if result.won_by == "smudge":
-        return _("%(winner)s wins: smudge") % values
+        assert last is not None and last.bid is not None  # only a bid made wins so
+        values["bid"] = bid_label(rules, last.bid)
+        if isinstance(last.bid, str):
+            return _("%(winner)s wins: bid %(bid)s and made it") % values
+        # Said in full: the players on 5 and 6 want to know why theirs did not count.
+        return (
+            _(
+                "%(winner)s wins with a smudge: bid %(bid)s, took every point, and was not "
+                "in the hole"
+            )
+            % values
+        )
     if result.won_by == "win_by":
         lead = result.scores[result.winner] - max(
             score for side, score in result.scores.items() if side != result.winner
@@ -202,6 +216,10 @@ class HandRow:
     changes: tuple[tuple[str, int], ...]
     # Where the pitcher calls a partner: who it was, or that the pitcher played alone.
     partner_note: str = ""
+    # "made", "set" (set back) or "excused" (short of the bid, but another side revoked).
+    outcome: str = ""
+    # Whose bid the dealer took by equalling it.
+    stolen_from: str | None = None
 
 
 def history(state: GameState) -> list[HandRow]:
@@ -209,7 +227,7 @@ def history(state: GameState) -> list[HandRow]:
     rules = state.record.rules
     labels = {c.key: category_label(c) for c in rules.categories}
     rows = []
-    for hand in state.result.hands:
+    for hand, record in zip(state.result.hands, state.record.hands, strict=True):
         points = []
         for key, went_to in hand.points.items():
             if isinstance(went_to, dict):
@@ -232,9 +250,27 @@ def history(state: GameState) -> list[HandRow]:
                 if hand.delta
                 else (),
                 partner_note=_partner_note(rules, hand),
+                outcome=_outcome(hand),
+                stolen_from=_stolen_from(record.auction, hand),
             )
         )
     return rows[::-1]
+
+
+def _outcome(hand: HandResult) -> str:
+    if hand.bid is None:
+        return ""
+    if hand.made:
+        return "made"
+    return "set" if hand.pitching_side in hand.set_back else "excused"
+
+
+def _stolen_from(auction: tuple[tuple[str, object], ...] | None, hand: HandResult) -> str | None:
+    """Who bid first what the dealer then bid too and took: a steal."""
+    if not auction or hand.pitcher != hand.dealer:
+        return None
+    bids = [(name, bid) for name, bid in auction if bid is not None]
+    return next((name for name, bid in bids[:-1] if bid == hand.bid), None)
 
 
 def _partner_note(rules: Ruleset, hand: HandResult) -> str:

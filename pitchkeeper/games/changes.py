@@ -1,4 +1,4 @@
-"""A game's history of changes in words: who added, changed, deleted or restored which
+"""A game's history of changes in words: who added, changed, deleted, undid or restored which
 hand and when, and what the hand was before and after.
 
 The hands are kept as the game-record format has them (HandChange.before/after), so
@@ -100,6 +100,8 @@ def _text(change: HandChange) -> str:
         return _("%(who)s changed hand %(number)d") % values
     if change.action == HandChange.Action.DELETE:
         return _("%(who)s deleted hand %(number)d") % values
+    if change.action == HandChange.Action.UNDO:
+        return _("%(who)s undid hand %(number)d") % values
     return _("%(who)s restored hand %(number)d") % values
 
 

@@ -215,7 +215,8 @@ def _log(
 ) -> GameState:
     """Keep who changed hand ``number`` and what it was before and after; in the
     transaction of the change, so that there is never one without the other."""
-    after = None if action == HandChange.Action.DELETE else _hand_data(state, number)
+    removed = action in (HandChange.Action.DELETE, HandChange.Action.UNDO)
+    after = None if removed else _hand_data(state, number)
     HandChange.objects.create(
         game=state.game,
         number=number,
@@ -351,10 +352,12 @@ def hand_delete(
     version: int | None = None,
     user: AbstractBaseUser | None = None,
     seen: GameState | None = None,
+    undo: bool = False,
 ) -> GameState:
     """Remove hand ``number``; later hands move up one. With ``version`` (the hand's
     version on the page), a hand changed or moved since is not removed: Conflict.
-    ``seen``: the game as the caller read it, as for hand_record."""
+    ``seen``: the game as the caller read it, as for hand_record. ``undo``: the last
+    hand taken back with Undo, logged as an undo."""
     state = _locked_state(game, seen)
     index = _index(state, number)
     if _stale(state, index, version):
@@ -374,7 +377,8 @@ def hand_delete(
     # A refused removal raises from _save and the transaction brings the row back.
     removed.delete()
     saved = game_save(state=state, records=records, rows=rows)
-    return _log(saved, number, HandChange.Action.DELETE, before, user)
+    action = HandChange.Action.UNDO if undo else HandChange.Action.DELETE
+    return _log(saved, number, action, before, user)
 
 
 @transaction.atomic

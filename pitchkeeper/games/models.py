@@ -199,6 +199,8 @@ class HandChange(models.Model):
         EDIT = "edit", _("changed")
         DELETE = "delete", _("deleted")
         RESTORE = "restore", _("restored")
+        # The last hand taken back with Undo: it waits to be redone, not deleted for good.
+        UNDO = "undo", _("undone")
 
     game = models.ForeignKey(
         Game, on_delete=models.CASCADE, related_name="changes", verbose_name=_("game")

@@ -37,3 +37,103 @@ document.addEventListener("click", async (event) => {
 
 document.addEventListener("DOMContentLoaded", () => showCopyButtons(document));
 document.addEventListener("htmx:load", (event) => showCopyButtons(event.target));
+
+// A request that got no answer (offline) or a server error (5xx) is not swapped in by
+// htmx: without this a Save could fail without a word. The form stays as it was, with
+// its one-time token, so "Try again" sends the same entry and can never record it twice.
+let retry = null;
+
+function failureBox() {
+  return document.getElementById("failure");
+}
+
+function retryOf(detail) {
+  const trigger = detail.requestConfig && detail.requestConfig.triggeringEvent;
+  // The button tapped (Save, Misdeal, ...) names the action: tap it again.
+  const button = trigger && trigger.submitter;
+  if (button && button.isConnected) {
+    return () => button.click();
+  }
+  const element = detail.elt;
+  return () => htmx.trigger(element, trigger ? trigger.type : "click");
+}
+
+function showFailure(event, kind) {
+  const box = failureBox();
+  if (!box || !event.detail.elt.isConnected) {
+    return;
+  }
+  box.querySelector("p").textContent = box.dataset[kind];
+  retry = retryOf(event.detail);
+  box.hidden = false;
+}
+
+function hideFailure() {
+  const box = failureBox();
+  if (box) {
+    box.hidden = true;
+  }
+  retry = null;
+}
+
+document.addEventListener("htmx:sendError", (event) => showFailure(event, "offline"));
+document.addEventListener("htmx:timeout", (event) => showFailure(event, "offline"));
+document.addEventListener("htmx:responseError", (event) => showFailure(event, "server"));
+document.addEventListener("htmx:afterRequest", (event) => {
+  if (event.detail.successful) {
+    hideFailure();
+  }
+});
+
+document.addEventListener("click", (event) => {
+  if (event.target.closest("#failure [data-retry]")) {
+    const again = retry;
+    hideFailure();
+    if (again) {
+      again();
+    }
+  } else if (event.target.closest("#failure [data-dismiss]")) {
+    hideFailure();
+  }
+});
+
+// After the table is swapped in, the page is put at the same place every time: the
+// table's top (totals, then the next hand's form), or, when an entry was refused, the
+// first message, with focus on the control it is about. Scroll anchoring is off for
+// the table in the stylesheet, or the browser would move the page during the swap.
+function firstProblem(root) {
+  return root.querySelector(".errorlist, .messages .error");
+}
+
+function focusTarget(problem) {
+  const field = problem.closest(".field");
+  return field && field.querySelector("input:not([type=hidden]):not(:disabled), select, textarea");
+}
+
+document.addEventListener("htmx:afterSwap", (event) => {
+  if (event.detail.target.id !== "table") {
+    return;
+  }
+  const table = document.getElementById("table");
+  if (!table) {
+    return;
+  }
+  const problem = firstProblem(table);
+  if (!problem) {
+    table.scrollIntoView({ block: "start" });
+    // The tapped button is gone; the next hand's heading takes focus and is read out.
+    const heading = document.getElementById("entry-title");
+    if (heading) {
+      heading.focus({ preventScroll: true });
+    }
+    return;
+  }
+  const control = focusTarget(problem);
+  table.scrollIntoView({ block: "start" });
+  if (problem.getBoundingClientRect().bottom > window.innerHeight) {
+    problem.scrollIntoView({ block: "center" });
+  }
+  if (control) {
+    control.focus({ preventScroll: true });
+  }
+});

@@ -10,15 +10,23 @@ from pitchkeeper.games.hands import hand_delete, hand_record
 from pitchkeeper.games.models import Hand
 from pitchkeeper.games.replay import game_state
 from pitchkeeper.rules import HandRecord
-from tests.browser.test_game import SETBACK_TABLE, open_game, pick, play, save, shown_scores
+from tests.browser.test_game import (
+    SETBACK_TABLE,
+    contract,
+    open_game,
+    pick,
+    pick_contract,
+    play,
+    save,
+    shown_scores,
+)
 
 pytestmark = pytest.mark.browser
 
 
 def enter(page, pitcher: str, bid: int, taker: str) -> None:
     """Everything of a hand but the Save tap: ``taker`` takes High, Low and Game."""
-    pick(page, "pitcher", pitcher)
-    pick(page, "bid", bid)
+    pick_contract(page, pitcher, bid)
     for key, side in (("high", taker), ("low", taker), ("jack", None), ("game", taker)):
         pick(page, f"point_{key}", side)
 
@@ -39,7 +47,7 @@ def test_the_second_phone_is_told_and_keeps_its_entry(phone, make_game):
     # The table as it is now, and the entry as its user made it, for hand 2.
     assert shown_scores(second) == {"Ann": 0, "Bob": 2, "Cy": 1}
     expect(second.locator("form.hand-form h2")).to_contain_text("Hand 2: Bob deals")
-    expect(second.locator('input[name="pitcher"][value="Cy"]')).to_be_checked()
+    expect(contract(second, "Cy", 3)).to_be_checked()
     expect(second.locator('input[name="point_game"][value="Cy"]')).to_be_checked()
     assert Hand.objects.count() == 1
 

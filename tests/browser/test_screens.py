@@ -9,6 +9,7 @@ players in the hole, a finished game with its settlement, every <details> opened
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -20,7 +21,7 @@ from pitchkeeper.clubs.players import player_add, player_retire
 from pitchkeeper.clubs.services import invitation_create, player_link
 from pitchkeeper.games.hands import hand_record
 from pitchkeeper.rules import HandRecord
-from tests.browser.test_game import SETBACK_TABLE, pick, save
+from tests.browser.test_game import SETBACK_TABLE, pick, pick_contract, save
 
 pytestmark = pytest.mark.browser
 
@@ -99,8 +100,7 @@ def game_new_errors(page: Any, make_game: Callable[..., Any], club: Club) -> Non
 def game_with_errors(page: Any, make_game: Callable[..., Any], club: Club) -> None:
     game = game_in_progress(make_game)
     page.goto(f"/games/{game.pk}/")
-    pick(page, "pitcher", "Bob")
-    pick(page, "bid", 2)
+    pick_contract(page, "Bob", 2)
     save(page)
     expect(page.locator("#id_point_high_error")).to_be_visible()
 
@@ -396,7 +396,7 @@ def hand_edit_conflict(page: Any, make_game: Callable[..., Any], club: Club) -> 
         number=1,
         record=HandRecord(pitcher="Ann", bid=2, points=points("Ann", "Ann", None, "Bob")),
     )
-    pick(page, "pitcher", "Cy")
+    pick(page, "contract", "Cy:2")
     page.get_by_role("button", name="Save changes").click()
     expect(page.locator("#hand-form [role=alert]")).to_be_visible()
 
@@ -419,3 +419,57 @@ SCREENS |= {
     "game_delete": game_delete,
     "games_deleted": games_deleted,
 }
+
+
+# ---- Clean in the browser: fold-outs marked, no console error or CSP violation ----
+
+UNMARKED_FOLD_OUTS_JS = """
+() => [...document.querySelectorAll("details > summary")]
+  .filter((summary) => summary.checkVisibility())
+  .filter((summary) => {
+    const marker = getComputedStyle(summary, "::before").content;
+    return ["none", "normal", ""].includes(marker);
+  })
+  .map((summary) => summary.outerHTML.slice(0, 90))
+"""
+
+
+@pytest.mark.parametrize("screen", SCREENS)
+def test_fold_outs_are_marked_and_open_cleanly(phone, make_game, club, screen):
+    """Every fold-out shows a marker; opened with a tap, as a thumb would, in light and
+    dark, no screen logs a console error or breaks the Content-Security-Policy (the
+    fixture's watch, checked here to name the screen)."""
+    page = phone.new_page()
+    SCREENS[screen](page, make_game, club)
+
+    assert not page.evaluate(UNMARKED_FOLD_OUTS_JS), f"fold-outs without a marker on {screen}"
+    for scheme in ("light", "dark"):
+        page.emulate_media(color_scheme=scheme)
+        for summary in page.locator("details:not([open]) > summary").all():
+            if summary.is_visible():
+                summary.click()
+        page.wait_for_load_state("networkidle")
+    auction = page.locator('#auction label.pill:has(> input[name="auction_0"]:not(:disabled))')
+    if auction.count():
+        auction.last.click()
+        expect(page.locator("#auction.htmx-request")).to_have_count(0)
+    assert not phone.faults(), f"on {screen}:\n" + "\n".join(phone.faults())
+
+
+# ---- Screenshots: every screen at 360x740, light and dark, for docs/screens/ ----
+
+SHOTS = Path(__file__).resolve().parents[2] / "docs" / "screens"
+
+
+@pytest.mark.parametrize("screen", SCREENS)
+def test_screenshots_for_the_docs(page, make_game, club, screen):
+    """The pictures in the README: each screen as a phone shows it when it opens, in
+    light and dark (kept in docs/screens/, made again by every browser test run)."""
+    SCREENS[screen](page, make_game, club)
+    page.wait_for_load_state("networkidle")
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    for scheme in ("light", "dark"):
+        page.emulate_media(color_scheme=scheme)
+        path = SHOTS / f"{screen}-{scheme}.png"
+        page.screenshot(path=str(path), animations="disabled", caret="hide")
+        assert path.stat().st_size > 1000, f"{path} is empty"

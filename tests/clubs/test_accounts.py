@@ -17,6 +17,9 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import translation
 
+from pitchkeeper.clubs.access import CURRENT_CLUB
+from pitchkeeper.clubs.models import Membership, Role
+
 pytestmark = pytest.mark.django_db
 
 User = get_user_model()
@@ -72,14 +75,19 @@ def test_signup_page_has_labelled_fields():
     assert 'id="id_password1_helptext"' in html
 
 
-def test_signup_makes_the_account_signs_in_and_goes_to_the_clubs():
+def test_signup_makes_the_account_and_its_own_club_and_goes_to_a_new_game():
     client = Client()
 
     response = signup(client, email="bob@example.com")
 
     assert response.status_code == 302
-    assert response.url == reverse("clubs")
+    assert response.url == reverse("game_new")
     user = User.objects.get(username="bob")
+    # The user's own club, current, with the user as its owner: no club step first.
+    membership = Membership.objects.get(user=user)
+    assert membership.role == Role.OWNER and membership.club.name == "bob's table"
+    assert client.session[CURRENT_CLUB] == membership.club.pk
+    assert client.get(response.url).status_code == 200
     assert user.email == "bob@example.com"
     assert user.check_password(PASSWORD)
     assert client.session["_auth_user_id"] == str(user.pk)
@@ -139,6 +147,7 @@ def test_signup_goes_on_to_next_on_this_site():
 
     assert response.status_code == 302
     assert response.url == "/invitations/abc/"
+    assert not Membership.objects.exists()  # the invitation's club, not one of their own
 
 
 def test_signup_keeps_next_through_a_refused_form():
@@ -160,7 +169,18 @@ def test_signup_ignores_next_off_the_site(next_url):
     )
 
     assert response.status_code == 302
-    assert response.url == reverse("clubs")
+    assert response.url == reverse("game_new")
+
+
+def test_signup_with_the_longest_name_names_the_club_within_its_limit():
+    name = "b" * 150
+    response = Client().post(
+        reverse("signup"), {"username": name, "password1": PASSWORD, "password2": PASSWORD}
+    )
+
+    assert response.status_code == 302
+    club = Membership.objects.get(user__username=name).club
+    assert club.name == ("b" * 150 + "'s table")[:60]
 
 
 def test_signed_in_user_is_sent_home_from_signup(ann):

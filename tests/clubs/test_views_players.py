@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import re
 from unittest import mock
 
 import pytest
@@ -57,9 +58,19 @@ def test_empty_roster_says_so(client):
 def test_adding_a_player_redirects_with_a_message(client):
     response = client.post(reverse("players"), {"name": "  Bob  "}, follow=True)
 
-    assert response.redirect_chain == [(reverse("players"), 302)]
+    assert response.redirect_chain == [(reverse("players") + "?add", 302)]
     assert Player.objects.get().name == "Bob"
     assert "Bob is on the roster." in response.content.decode()
+    # The name box has focus again, for the next name.
+    assert re.search(r'id="new-name"[^>]*autofocus', response.content.decode())
+
+
+def test_the_name_box_takes_focus_only_after_an_add(client):
+    assert "autofocus" not in client.get(reverse("players")).content.decode()
+    fragment = client.post(reverse("players"), {"name": "Bob"}, **HTMX).content.decode()
+    assert re.search(r'id="new-name"[^>]*autofocus', fragment)
+    refused = client.post(reverse("players"), {"name": "​"}, **HTMX).content.decode()
+    assert re.search(r'id="new-name"[^>]*autofocus', refused)
 
 
 def test_adding_a_player_with_htmx_answers_with_the_roster(client):

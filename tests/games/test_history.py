@@ -92,7 +92,7 @@ def test_every_change_from_the_screens_is_kept_with_its_user(client, user, game)
         ("add", 1),
         ("add", 2),
         ("edit", 1),
-        ("delete", 2),  # undo
+        ("undo", 2),
         ("add", 2),  # redo
         ("delete", 1),
     ]
@@ -112,6 +112,11 @@ def test_every_change_from_the_screens_is_kept_with_its_user(client, user, game)
     assert redo.after == {"misdeal": True}
     assert deletion.before == edit_change.after and deletion.after is None
     assert all(change.at is not None for change in changes)
+    # Told apart in the history of changes: an undo is not a deletion.
+    html = client.get(reverse("game_history", args=[game.pk])).content.decode()
+    assert "owner undid hand 2" in html
+    assert "owner deleted hand 1" in html
+    assert "owner deleted hand 2" not in html
 
 
 def test_a_refused_change_leaves_no_history(game):

@@ -84,8 +84,11 @@ def test_saving_a_hand_with_htmx_returns_the_fresh_table(client, game):
 @pytest.mark.parametrize(
     ("post", "field", "message"),
     [
-        (hand_post(bid="5"), "bid", "Select a valid choice"),
-        (hand_post(pitcher=""), "pitcher", "Choose the pitcher and the bid"),
+        # Sent as a pitcher and a bid, told on the grid that picks both.
+        (hand_post(bid="5"), "contract", "Select a valid choice"),
+        (hand_post(pitcher=""), "contract", "Choose the pitcher and the bid"),
+        (hand_post(contract="Bob:5"), "contract", "Select a valid choice"),
+        (hand_post(pitcher="", bid="", contract="Zed:2"), "contract", "Select a valid choice"),
         (hand_post(high=""), "point_high", "Say who took High."),
         (hand_post(high="Zed"), "point_high", "Select a valid choice"),
         (hand_post(bid="", auction_0="3", auction_1="2"), "auction_0", "has no bid or pass yet"),
@@ -178,7 +181,7 @@ def test_smudge_wins_and_game_over_shows_reason_and_settlement(client, game):
     client.post(reverse("hand_add", args=[game.pk]), post)
 
     html = client.get(reverse("game", args=[game.pk])).content.decode()
-    assert "Bob wins: smudge" in html
+    assert "Bob wins with a smudge: bid 4, took every point, and was not in the hole" in html
     assert "Ann pays Bob 2 chips (1.00)" in html
     assert "Rematch" in html
     assert 'name="point_high"' not in html  # no hand after the win
@@ -234,7 +237,7 @@ def test_edit_page_and_fragment(client, game):
     assert page.status_code == fragment.status_code == 200
     assert "<html" in page.content.decode()
     assert "<html" not in fragment.content.decode()
-    assert 'value="Bob" id="id_pitcher_0" checked' in page.content.decode()
+    assert re.search(r'value="Bob:2" id="id_contract_\d+" checked', page.content.decode())
     assert client.get(reverse("hand_edit", args=[game.pk, 2])).status_code == 404
 
 
@@ -382,3 +385,79 @@ def test_chart_coordinates_keep_a_decimal_point_in_every_language(client, game):
         assert numbers, svg
         # "168,0" from a Russian or Norwegian number format is no SVG length.
         assert all(re.fullmatch(r"-?\d+(\.\d+)?", number) for number in numbers), numbers
+
+
+def history_item(html: str, number: int) -> str:
+    """The text of hand ``number`` in the hand list of the game screen."""
+    items = re.findall(r'<li class="card">(.*?)</li>\s*(?=<li class="card">|</ol>)', html, re.S)
+    return next(item for item in items if f"<strong>#{number}</strong>" in item)
+
+
+def test_a_pitcher_excused_by_a_revoke_is_not_shown_as_set_back(client, make_game):
+    game = make_game("setback", ("Ann", "Bob", "Cy")).game
+    # Bob bid 3 and took two points, but Cy revoked: Bob is short yet not set back.
+    record = HandRecord(
+        pitcher="Bob",
+        bid=3,
+        points={"high": "Bob", "low": "Bob", "jack": None, "game": "Cy"},
+        revoked=("Cy",),
+    )
+    hand_record(game=game, record=record)
+    hand_record(
+        game=game,
+        record=HandRecord(
+            pitcher="Bob", bid=3, points={"high": "Bob", "low": "Cy", "jack": None, "game": "Cy"}
+        ),
+    )
+
+    html = client.get(reverse("game", args=[game.pk])).content.decode()
+
+    excused = history_item(html, 1)
+    assert "short, excused by the revoke" in excused
+    assert "set back" not in excused and "✓" not in excused
+    assert "✗ set back" in history_item(html, 2)
+
+
+def test_a_steal_is_marked_in_the_hand_list(client, make_game):
+    game = make_game("setback", ("Ann", "Bob", "Cy")).game
+    # Ann deals: Bob bids 3, Cy passes, Ann, the dealer, takes it by bidding 3 too.
+    stolen = HandRecord(
+        auction=(("Bob", 3), ("Cy", None), ("Ann", 3)),
+        points={"high": "Ann", "low": "Ann", "jack": None, "game": "Ann"},
+    )
+    hand_record(game=game, record=stolen)
+    # Bob deals: Cy bids 2, Ann bids 3, Bob, the dealer, passes: no steal.
+    outbid = HandRecord(
+        auction=(("Cy", 2), ("Ann", 3), ("Bob", None)),
+        points={"high": "Ann", "low": "Ann", "jack": None, "game": "Ann"},
+    )
+    hand_record(game=game, record=outbid)
+
+    html = client.get(reverse("game", args=[game.pk])).content.decode()
+
+    assert "stolen from Bob" in history_item(html, 1)
+    assert "stolen" not in history_item(html, 2)
+    assert html.count("stolen from") == 1
+
+
+def test_one_tap_on_the_grid_gives_the_pitcher_and_the_bid(client, game):
+    post = hand_post(pitcher="", bid="", contract="Cy:3", high="Cy", low="Cy", game="Cy")
+
+    response = client.post(reverse("hand_add", args=[game.pk]), post, **HTMX)
+
+    assert response.status_code == 200
+    hand = game_state(game=game).result.hands[0]
+    assert (hand.pitcher, hand.bid, hand.made) == ("Cy", 3, True)
+
+
+@pytest.mark.parametrize(
+    "contract", ["Cy\u200b:3", "Cy:3\u2060", "Cy:03", "Cy:" + "9" * 100, "Cy" * 50_000, ":"]
+)
+def test_a_garbled_grid_choice_is_refused_and_nothing_saved(client, game, contract):
+    post = hand_post(pitcher="", bid="", contract=contract, high="Cy", low="Cy", game="Cy")
+
+    response = client.post(reverse("hand_add", args=[game.pk]), post)
+
+    assert response.status_code == 400
+    assert "Select a valid choice" in response.content.decode()
+    assert not Hand.objects.exists()

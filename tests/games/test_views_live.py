@@ -81,7 +81,7 @@ def test_a_set_pitcher_and_the_winner_are_shown(client, game):
     assert "✗ set" in html
     assert "Bob -3" in html
     assert "✓ smudge" in html
-    assert "Cy wins: smudge" in html
+    assert "Cy wins with a smudge: bid 4, took every point, and was not in the hole" in html
 
 
 def test_unknown_token_is_not_found(client, game):

@@ -12,6 +12,7 @@ import pytest
 from django.urls import reverse
 
 from pitchkeeper.clubs.models import Player
+from pitchkeeper.games.forms.hand import MOST_GRID_BIDS
 from pitchkeeper.games.hands import hand_record
 from pitchkeeper.games.models import Game, Hand
 from pitchkeeper.games.replay import GameState, game_state
@@ -156,9 +157,18 @@ def test_every_presets_game_screen_asks_for_its_points_and_bids(client, make_gam
         else:
             assert f'name="count_{category.key}_0"' in fragment
     if rules.bidding:
-        # Every bid is one button, word bids included; no number field to type in.
-        for bid in all_bids(rules):
-            assert f'name="bid" value="{bid}"' in fragment
+        # Every bid is one button, word bids included; no number field to type in. A
+        # short range is a grid: one button picks the pitcher and the bid.
+        bids = all_bids(rules)
+        grid = len(bids) <= MOST_GRID_BIDS
+        assert ('name="contract"' in fragment) == grid
+        assert ('name="bid"' in fragment) != grid
+        pitcher = state.record.seating.players[0]
+        for bid in bids:
+            shown = (
+                f'name="contract" value="{pitcher}:{bid}"' if grid else f'name="bid" value="{bid}"'
+            )
+            assert shown in fragment
         assert 'type="number" name="bid"' not in fragment
     assert ('name="partner"' in fragment) == rules.called_partner
     every_trick = rules.smudge == "all_tricks" or any(m.all_tricks for m in rules.moon_bids)

@@ -14,6 +14,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.core.cache import cache
 from django.db import connection
+from django.template.defaultfilters import floatformat
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
@@ -25,6 +26,7 @@ from pitchkeeper.games.services import games_import
 from pitchkeeper.rules import parse_game
 from pitchkeeper.seasons.models import Payment, Season
 from pitchkeeper.seasons.settle import Plan, settle_up
+from pitchkeeper.seasons.views.shared import decimal, percent
 from tests.conftest import PASSWORD, sign_in
 from tests.seasons.test_stats import at, contway_game, moment, smudge_game
 
@@ -101,7 +103,25 @@ def test_the_leaderboard_sorts_by_any_column(client, season_games):
     by_place = names_in_order(body(client.get(reverse("leaderboard") + "?sort=place", **HTMX)))
     assert by_place == ["Ann", "Bob", "Cy", "Dee"]  # 1.5, 1.5, 2, 2: the best first
     html = body(client.get(reverse("leaderboard") + "?sort=nonsense"))
-    assert 'aria-sort="descending"' in html  # an unknown column sorts by rating
+    assert 'aria-sort="descending"' in html  # an unknown column sorts by the default
+    assert "Ranked by wins, then net chips" in html
+
+
+def test_the_leaderboard_ranks_by_wins_then_chips_and_says_so(client, season_games):
+    """What a casual table expects: the most wins first, ties broken by chips; the
+    rating is a column to sort by, not the ranking."""
+    page = body(client.get(reverse("leaderboard")))
+    fragment = body(client.get(reverse("leaderboard"), **HTMX))
+
+    # Bob won a game (+2 chips), Ann and Cy one each in a team game (0 and -1), Dee none.
+    for html in (page, fragment):
+        assert "Ranked by wins, then net chips" in html
+        assert names_in_order(html) == ["Bob", "Ann", "Cy", "Dee"]
+        assert html.split("<thead>")[1].index(">Wins") < html.split("<thead>")[1].index(">Rating")
+    by_rating = body(client.get(reverse("leaderboard") + "?sort=rating"))
+    assert "Ranked by Rating" in by_rating
+    assert 'aria-sort="descending"' in by_rating.split(">Rating")[0].rsplit("<th", 1)[1]
+    assert "the other way round" in body(client.get(reverse("leaderboard") + "?sort=-wins"))
 
 
 def test_the_player_page(client, season_games):
@@ -377,3 +397,20 @@ def test_the_short_plan_is_labelled_in_every_language(client, season_games):
     assert "En kort plan for å gjøre opp alt: 2 betalinger" in labels["nb"]
     html = body(client.get(url, **HTMX))
     assert "The fewest payments that settle everything: 2 payments." in html
+
+
+@pytest.mark.parametrize(
+    "value", [0.909, 0.905, 0.9049, -0.005, -0.004, 2.5, 123456.785, 1e-12, 2**63, 2.0**53 + 1]
+)
+@pytest.mark.parametrize("places", [0, 1, 2])
+def test_board_figures_round_as_the_player_page_does(value, places):
+    """The leaderboard (``decimal``) and the player page (floatformat) round alike: 0.909
+    is 0.91 on both, not 0.90 on the board."""
+    assert decimal(value, places) == floatformat(value, places)
+
+
+def test_points_per_hand_is_rounded_not_cut():
+    assert decimal(0.909) == "0.91"
+    assert decimal(0.904) == "0.90"
+    assert percent(0.125) == "13%"
+    assert decimal(None) == percent(None) == "—"

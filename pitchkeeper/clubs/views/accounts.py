@@ -6,16 +6,18 @@ from __future__ import annotations
 from django.contrib import messages
 from django.contrib.auth import REDIRECT_FIELD_NAME, login
 from django.contrib.auth.decorators import login_not_required
+from django.db import transaction
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.debug import sensitive_post_parameters
 from django.views.decorators.http import require_http_methods
 
+from pitchkeeper.clubs.access import CURRENT_CLUB
 from pitchkeeper.clubs.forms import SignupForm
+from pitchkeeper.clubs.services import club_own
 
 
 @login_not_required
@@ -24,7 +26,7 @@ from pitchkeeper.clubs.forms import SignupForm
 @require_http_methods(["GET", "POST"])
 def signup(request: HttpRequest) -> HttpResponse:
     """Make an account and sign in with it, then go on to ``next`` (an invitation link,
-    say) or to the clubs page, where a new user makes or joins a club."""
+    say), or make the user's own club and go straight to a new game."""
     if request.user.is_authenticated:
         return redirect("home")
     next_url = _next_url(request)
@@ -33,14 +35,20 @@ def signup(request: HttpRequest) -> HttpResponse:
     form = SignupForm(request.POST)
     if not form.is_valid():
         return _page(request, form, next_url, status=400)
-    user = form.save()
+    with transaction.atomic():
+        user = form.save()
+        # Following an invitation, the user joins that club; else they get their own.
+        club = None if next_url else club_own(owner=user)
     # Named, because django-axes' backend comes first and only counts attempts; the
     # password was just set, so there is nothing to check again.
     login(request, user, backend="django.contrib.auth.backends.ModelBackend")
     messages.success(
         request, _("Welcome, %(name)s: your account is ready.") % {"name": user.get_username()}
     )
-    return redirect(next_url or reverse("clubs"))
+    if club is None:
+        return redirect(next_url)
+    request.session[CURRENT_CLUB] = club.pk
+    return redirect("game_new")
 
 
 def _next_url(request: HttpRequest) -> str:

@@ -8,6 +8,7 @@ from django.contrib import messages
 from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
@@ -19,15 +20,20 @@ from pitchkeeper.rules.record import MAX_NAME_LENGTH
 @require_http_methods(["GET", "POST"])
 @club_view()
 def player_list(request: HttpRequest) -> HttpResponse:
-    """The roster; a POST adds a player."""
+    """The roster; a POST adds a player. After an add (``?add`` once redirected) the name
+    box has focus again, so that names go in one after another, each with Enter."""
     if request.method == "GET":
-        return _roster(request)
+        return _roster(request, adding="add" in request.GET)
     name = request.POST.get("name", "")
     try:
         player = player_add(club=request.membership.club, name=name)  # type: ignore[attr-defined]
     except ValidationError as error:
-        return _roster(request, status=400, add_errors=error.messages, add_value=name)
-    return _done(request, _("%(name)s is on the roster.") % {"name": player.name})
+        return _roster(request, status=400, add_errors=error.messages, add_value=name, adding=True)
+    notice = _("%(name)s is on the roster.") % {"name": player.name}
+    if request.htmx:
+        return _roster(request, notice=notice, adding=True)
+    messages.success(request, notice)
+    return redirect(f"{reverse('players')}?add")
 
 
 @require_POST

@@ -26,6 +26,9 @@ ALONE = "alone"
 # Beyond this many bids the buttons are drawn compact, so that a long range (nine-five's
 # 4-18 and two smudges, ten-point's doubled bids) stays a few rows of one tap each.
 MOST_BID_BUTTONS = 9
+# Up to this many bids, one grid of a button per player and bid picks the pitcher and
+# the bid with one tap; a longer range keeps a row of players and a row of bids.
+MOST_GRID_BIDS = 5
 
 
 def bid_value(text: str) -> Bid:
@@ -77,11 +80,25 @@ class HandForm(forms.Form):
         self.number = number
         sides = [(side, side) for side in state.result.sides]
         players = [(name, name) for name in self.order]
+        # The grid's buttons: each value's pitcher and bid.
+        self.contracts: dict[str, tuple[str, str]] = {}
         if rules.bidding:
             self.fields["pitcher"] = forms.ChoiceField(
                 label=_("Pitcher"), choices=players, required=False, widget=forms.RadioSelect
             )
             self.fields["bid"] = self._bid_field(_("Bid"), required=False)
+            bids = all_bids(rules)
+            if len(bids) <= MOST_GRID_BIDS:
+                # Bid by bid, each row a button for every player in bidding order.
+                self.contracts = {
+                    f"{name}:{bid}": (name, str(bid)) for bid in bids for name in self.order
+                }
+                self.fields["contract"] = forms.ChoiceField(
+                    label=_("Pitcher and bid"),
+                    choices=[(value, value) for value in self.contracts],
+                    required=False,
+                    widget=forms.RadioSelect,
+                )
             for seat, name in enumerate(self.order):
                 field = self._bid_field(name, required=False, can_pass=True)
                 self.fields[f"auction_{seat}"] = field
@@ -112,6 +129,7 @@ class HandForm(forms.Form):
                         max_value=category.max_count,
                         required=False,
                     )
+        self._contract_from_pitcher_and_bid()
         self.fields["revoked"] = forms.MultipleChoiceField(
             label=_("Revoked (renonce)"),
             choices=[(name, name) for name in self.order],
@@ -122,6 +140,26 @@ class HandForm(forms.Form):
             self.fields["all_tricks"] = forms.BooleanField(
                 label=_("The pitcher's side took every trick"), required=False
             )
+
+    def clean(self) -> dict[str, Any]:
+        """A pitcher or bid refused (sent the old way) is told on the grid, where the
+        page shows them."""
+        cleaned = super().clean()
+        if "contract" in self.fields:
+            for name in ("pitcher", "bid"):
+                for error in self._errors.pop(name, []):
+                    self.add_error("contract", error)
+        return cleaned
+
+    def _contract_from_pitcher_and_bid(self) -> None:
+        """An entry sent as a pitcher and a bid (a page from before the grid, a refused
+        entry kept) is shown on the grid, so that nothing entered looks lost."""
+        if not self.is_bound or "contract" not in self.fields or self.data.get("contract"):
+            return
+        value = f"{self.data.get('pitcher')}:{self.data.get('bid')}"
+        if value in self.contracts:
+            self.data = self.data.copy()
+            self.data["contract"] = value
 
     def _bid_field(self, label: str, *, required: bool, can_pass: bool = False) -> forms.Field:
         """One button per bid, every bid one tap, however many the rules have."""
@@ -138,6 +176,18 @@ class HandForm(forms.Form):
         if isinstance(bid, int) and rules.is_smudge(bid):
             return _("%(bid)s smudge") % {"bid": bid}
         return bid_label(rules, bid)
+
+    @property
+    def contract_rows(self) -> list[tuple[str, list[tuple[Any, str]]]]:
+        """The grid: each bid in words with its buttons, one per player (with the
+        player's name, which the button's label carries for screen readers)."""
+        buttons = list(self["contract"])
+        width = len(self.order)
+        labels = [self._bid_label(bid) for bid in all_bids(self.state.record.rules)]
+        return [
+            (label, list(zip(buttons[row * width : (row + 1) * width], self.order, strict=True)))
+            for row, label in enumerate(labels)
+        ]
 
     @property
     def auction_fields(self) -> list[forms.BoundField]:
@@ -249,6 +299,8 @@ class HandForm(forms.Form):
         auction = self._auction()
         pitcher = self.cleaned_data.get("pitcher") or None
         bid = self.cleaned_data.get("bid")
+        if self.cleaned_data.get("contract"):
+            pitcher, bid = self.contracts[self.cleaned_data["contract"]]
         if auction is None and self._bidding and not (pitcher and bid):
             raise RuleError(
                 _("Choose the pitcher and the bid, or record the whole auction."),
@@ -278,6 +330,8 @@ class HandForm(forms.Form):
             return next((name for name in self.fields if name.startswith(f"count_{key}_")), None)
         if rule_field == "auction" and self._bidding:
             return "auction_0"
+        if rule_field in ("pitcher", "bid") and "contract" in self.fields:
+            return "contract"
         return rule_field if rule_field in self.fields else None
 
 
@@ -286,6 +340,7 @@ def initial_for(record: HandRecord, form_order: tuple[str, ...], sides: tuple[st
     initial: dict[str, Any] = {
         "pitcher": record.pitcher,
         "bid": str(record.bid) if record.bid is not None else None,
+        "contract": f"{record.pitcher}:{record.bid}" if record.pitcher else None,
         "revoked": list(record.revoked),
         "all_tricks": record.all_tricks,
     }

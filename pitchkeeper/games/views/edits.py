@@ -186,7 +186,12 @@ def undo(request: HttpRequest, pk: int) -> HttpResponse:
     last = state.record.hands[-1]
     try:
         state = hand_delete(
-            game=game, number=len(state.hands), version=version, user=request.user, seen=state
+            game=game,
+            number=len(state.hands),
+            version=version,
+            user=request.user,
+            seen=state,
+            undo=True,
         )
     except Conflict:
         messages.error(request, str(UNDO_STALE))

@@ -37,15 +37,34 @@ class Column:
 
     key: str
     label: str
-    sort: Callable[[Standing], float | None]
+    sort: Callable[[Standing], float | tuple[float, float] | None]
     text: Callable[[Standing], str]
     team: bool = False
     low_first: bool = False
     short: str = ""
+    # What the board says it is ranked by, where that is more than the heading.
+    ranking: str = ""
+
+    @property
+    def ranked_by(self) -> str:
+        return self.ranking or self.label
+
+
+# What a casual table expects at the top: the most wins, ties broken by chips.
+DEFAULT_SORT = "wins"
 
 
 def _columns(board: Leaderboard) -> list[Column]:
     columns = [
+        Column(
+            "wins",
+            _("Wins"),
+            lambda s: (s.wins, s.chips),
+            lambda s: _with_team(s.wins, s.team_wins),
+            True,
+            ranking=_("wins, then net chips"),
+        ),
+        Column("chips", _("Net chips"), lambda s: s.chips, lambda s: _signed(s.chips), True),
         Column(
             "rating",
             _("Rating"),
@@ -53,9 +72,6 @@ def _columns(board: Leaderboard) -> list[Column]:
             lambda s: NONE if s.mu is None else f"{decimal(s.mu, 1)} ± {decimal(s.sigma, 1)}",
         ),
         Column("games", _("Games"), lambda s: s.games, lambda s: _with_team(s.games, s.team_games)),
-        Column(
-            "wins", _("Wins"), lambda s: s.wins, lambda s: _with_team(s.wins, s.team_wins), True
-        ),
         Column(
             "win_rate", _("Win rate"), lambda s: s.win_rate, lambda s: percent(s.win_rate), True
         ),
@@ -112,9 +128,6 @@ def _columns(board: Leaderboard) -> list[Column]:
                 True,
             )
         )
-    columns.append(
-        Column("chips", _("Net chips"), lambda s: s.chips, lambda s: _signed(s.chips), True)
-    )
     return columns
 
 
@@ -134,10 +147,10 @@ def _signed(value: int) -> str:
 
 def _sorted(board: Leaderboard, columns: list[Column], sort: str) -> tuple[list[Standing], str]:
     """The standings in the asked order (best first; "-key" the other way), players
-    without the figure last; an unknown column sorts by rating."""
+    without the figure last; an unknown column sorts by the default."""
     reverse = sort.startswith("-")
     by = {column.key: column for column in columns}
-    column = by.get(sort.removeprefix("-")) or by["rating"]
+    column = by.get(sort.removeprefix("-")) or by[DEFAULT_SORT]
     best_first = not column.low_first
     if reverse:
         best_first = not best_first
@@ -157,7 +170,8 @@ def leaderboard_page(request: HttpRequest) -> HttpResponse:
     span = _span(request)
     board = leaderboard(club=_club(request), span=span)
     columns = _columns(board)
-    standings, sort = _sorted(board, columns, request.GET.get("sort", "rating"))
+    standings, sort = _sorted(board, columns, request.GET.get("sort", DEFAULT_SORT))
+    ranked_by = next(c for c in columns if c.key == sort.removeprefix("-")).ranked_by
     headers = [
         {
             "column": column,
@@ -172,6 +186,8 @@ def leaderboard_page(request: HttpRequest) -> HttpResponse:
         "headers": headers,
         "rows": [(s, [c.text(s) for c in columns]) for s in standings],
         "sort": sort,
+        "ranked_by": ranked_by,
+        "reversed": sort.startswith("-"),
         "exports": [(name, _query(span)) for name in EXPORTS],
     }
     template = "seasons/leaderboard.html#board" if _partial(request) else "seasons/leaderboard.html"

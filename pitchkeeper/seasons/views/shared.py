@@ -3,7 +3,7 @@ and the way figures are written."""
 
 from __future__ import annotations
 
-from decimal import Decimal
+from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
 from django.http import Http404, HttpRequest
@@ -62,11 +62,16 @@ def _picker(request: HttpRequest, span: Span) -> dict[str, Any]:
 
 
 def percent(value: float | None) -> str:
-    return NONE if value is None else f"{number_format(round(value * 100))}%"
+    return NONE if value is None else f"{decimal(value * 100, 0)}%"
 
 
 def decimal(value: float | None, places: int = 2) -> str:
-    return NONE if value is None else number_format(value, places)
+    """``value`` to ``places`` decimals, rounded half up as the floatformat filter does
+    (number_format alone cuts 0.909 to 0.90), in the reader's number format."""
+    if value is None:
+        return NONE
+    rounded = Decimal(repr(value)).quantize(Decimal(1).scaleb(-places), ROUND_HALF_UP)
+    return number_format(rounded, places)
 
 
 def money(chips: int, value: Decimal | None) -> str | None:

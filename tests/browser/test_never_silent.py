@@ -1,0 +1,154 @@
+"""A save never fails without a word, in headless Chromium: no answer (offline) or a
+server error shows a message with a retry that records the hand once; a save on its way
+disables its buttons; an answer that comes late never overwrites newer entries."""
+
+from __future__ import annotations
+
+from contextlib import suppress
+from typing import Any
+
+import pytest
+from playwright.sync_api import Error, expect
+
+from pitchkeeper.games.models import Hand
+from tests.browser.test_game import SETBACK_TABLE, contract, open_game, pick, save
+from tests.browser.test_integrity import enter
+
+pytestmark = pytest.mark.browser
+
+HANDS = "**/games/*/hands/"
+AUCTION = "**/games/*/auction/"
+
+
+def failure(page: Any) -> Any:
+    return page.locator("#failure")
+
+
+def test_offline_save_is_told_and_retried_once_back_online(phone, make_game):
+    game = make_game("setback", SETBACK_TABLE).game
+    page = phone.new_page()
+    open_game(page, game)
+    enter(page, "Bob", 2, "Bob")
+    # What the browser and htmx log of a request that got no answer.
+    phone.allow(r"ERR_INTERNET_DISCONNECTED|htmx:(afterRequest|sendError)")
+
+    page.context.set_offline(True)
+    save(page)
+
+    expect(failure(page)).to_be_visible()
+    expect(failure(page)).to_have_attribute("role", "alert")
+    expect(failure(page).locator("p")).to_have_text(
+        "No connection: nothing was lost. Check the network and try again."
+    )
+    expect(failure(page)).to_be_in_viewport()
+    # The entry is still there, and nothing was saved.
+    expect(contract(page, "Bob", 2)).to_be_checked()
+    assert Hand.objects.count() == 0
+
+    page.context.set_offline(False)
+    failure(page).get_by_role("button", name="Try again").click()
+
+    expect(page.locator("form.hand-form h2")).to_contain_text("Hand 2: Bob deals")
+    expect(failure(page)).to_be_hidden()
+    assert Hand.objects.count() == 1
+
+
+def test_server_error_after_saving_is_told_and_the_retry_records_nothing_more(phone, make_game):
+    game = make_game("setback", SETBACK_TABLE).game
+    page = phone.new_page()
+    open_game(page, game)
+    enter(page, "Bob", 2, "Bob")
+    phone.allow(r"502 for POST .*/hands/$|status of 502|Status Error Code 502")
+
+    def lost_answer(route: Any) -> None:
+        # The hand reaches the server and is saved; its answer is lost on the way back.
+        route.fetch()
+        route.fulfill(status=502, body="Bad gateway")
+
+    page.route(HANDS, lost_answer)
+    save(page)
+
+    expect(failure(page).locator("p")).to_have_text(
+        "The server failed to answer: nothing was lost. Try again."
+    )
+    expect(failure(page)).to_be_in_viewport()
+    assert Hand.objects.count() == 1
+    expect(page.locator("ol.history > li")).to_have_count(0)
+
+    page.unroute(HANDS)
+    failure(page).get_by_role("button", name="Try again").click()
+
+    # The same one-time token: the retry shows the saved hand and records no second one.
+    expect(page.locator("ol.history > li")).to_have_count(1)
+    expect(failure(page)).to_be_hidden()
+    assert Hand.objects.count() == 1
+
+
+def test_a_failure_message_can_be_dismissed(phone, make_game):
+    game = make_game("setback", SETBACK_TABLE).game
+    page = phone.new_page()
+    open_game(page, game)
+    phone.allow(r"500 for POST .*/hands/$|status of 500|Status Error Code 500")
+    page.route(HANDS, lambda route: route.fulfill(status=500, body="Server error"))
+
+    page.locator('button[name="action"][value="misdeal"]').click()
+    expect(failure(page)).to_be_visible()
+    failure(page).get_by_role("button", name="Dismiss").click()
+
+    expect(failure(page)).to_be_hidden()
+    assert Hand.objects.count() == 0
+
+
+def test_a_save_on_its_way_disables_its_buttons(page, make_game):
+    game = make_game("setback", SETBACK_TABLE).game
+    open_game(page, game)
+    enter(page, "Bob", 2, "Bob")
+    held: list[Any] = []
+    page.route(HANDS, lambda route: held.append(route))
+    sent: list[str] = []
+    page.on("request", lambda request: "/hands/" in request.url and sent.append(request.url))
+
+    save(page)
+
+    buttons = page.locator("fieldset.actions button")
+    for index in range(buttons.count()):
+        expect(buttons.nth(index)).to_be_disabled()
+    # A second tap while the first is out does nothing.
+    page.locator('button[name="action"][value="save"]').dispatch_event("click")
+    page.locator("form.hand-form").dispatch_event("submit")
+    assert len(held) == 1
+
+    held[0].continue_()
+    expect(page.locator("form.hand-form h2")).to_contain_text("Hand 2: Bob deals")
+    expect(page.locator('button[name="action"][value="save"]')).to_be_enabled()
+    assert len(sent) == 1
+    assert Hand.objects.count() == 1
+
+
+def test_a_late_auction_answer_does_not_overwrite_a_newer_bid(phone, make_game):
+    game = make_game("setback", SETBACK_TABLE).game
+    page = phone.new_page()
+    open_game(page, game)
+    page.locator("details.auction > summary").click()
+    held: list[Any] = []
+
+    def hold_the_first(route: Any) -> None:
+        if held:
+            route.continue_()
+        else:
+            held.append(route)
+
+    page.route(AUCTION, hold_the_first)
+    # htmx logs the cancelling of the first request.
+    phone.allow(r"htmx:(afterRequest|sendAbort)")
+    pick(page, "auction_0", 2)
+    page.wait_for_function("document.querySelector('#auction.htmx-request') !== null")
+    pick(page, "auction_0", 3)
+    expect(page.locator("#auction.htmx-request")).to_have_count(0)
+
+    # The first answer comes last: it was cancelled and changes nothing.
+    with suppress(Error):
+        held[0].continue_()
+    page.wait_for_load_state("networkidle")
+    expect(page.locator('input[name="auction_0"][value="3"]')).to_be_checked()
+    expect(page.locator('input[name="auction_0"][value="2"]')).not_to_be_checked()
