@@ -56,7 +56,7 @@ IN_RECORD: dict[type[models.Model], set[str]] = {
     Seat: {"game", "player", "position", "team"},
     Hand: {
         *("game", "number", "misdeal", "pitcher", "bid", "partner"),
-        *("auction", "points", "revoked", "all_tricks"),
+        *("auction", "points", "revoked", "forced", "all_tricks"),
     },
 }
 

@@ -213,6 +213,8 @@ class HandRow:
     made: bool | None
     points: tuple[PointTaken, ...]
     revoked: tuple[str, ...]
+    # The players whose hands forced a bid (nine-five).
+    forced: tuple[str, ...]
     changes: tuple[tuple[str, int], ...]
     # Where the pitcher calls a partner: who it was, or that the pitcher played alone.
     partner_note: str = ""
@@ -246,6 +248,7 @@ def history(state: GameState) -> list[HandRow]:
                 made=hand.made,
                 points=tuple(points),
                 revoked=hand.revoked,
+                forced=record.forced,
                 changes=tuple((side, hand.delta[side]) for side in state.result.sides)
                 if hand.delta
                 else (),

@@ -72,6 +72,8 @@ def _notes(data: Mapping[str, Any]) -> tuple[str, ...]:
         notes.append(_("partner: %(name)s") % {"name": data["partner"]})
     if data.get("revoked"):
         notes.append(_("revoked: %(names)s") % {"names": ", ".join(data["revoked"])})
+    if data.get("forced"):
+        notes.append(_("forced to bid: %(names)s") % {"names": ", ".join(data["forced"])})
     if data.get("all_tricks"):
         notes.append(_("took every trick"))
     return tuple(notes)

@@ -116,7 +116,8 @@ class Seat(models.Model):
 
 class Hand(models.Model):
     """One hand as recorded. Players in ``auction``, ``points`` and ``revoked`` are
-    Player ids (a partner's id stands for the team); counts are ``{"<id>": n}``."""
+    Player ids (a partner's id stands for the team); counts are ``{"<id>": n}``.
+    ``forced`` lists the Player ids whose hands forced a bid (``Ruleset.forced_bid``)."""
 
     class Kind(models.TextChoices):
         PLAYED = "played", _("played")
@@ -150,6 +151,7 @@ class Hand(models.Model):
     auction = models.JSONField(_("auction"), null=True, blank=True)
     points = models.JSONField(_("points"), default=dict, blank=True)
     revoked = models.JSONField(_("revoked"), default=list, blank=True)
+    forced = models.JSONField(_("forced to bid"), default=list, blank=True)
     all_tricks = models.BooleanField(_("took every trick"), default=False)
     # Derived by the engine:
     kind = models.CharField(_("kind"), max_length=10, choices=Kind.choices, default=Kind.PLAYED)

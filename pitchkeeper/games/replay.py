@@ -111,6 +111,7 @@ def _hand_record(hand: Hand, names: Mapping[int, str], seating: Seating) -> Hand
         bid=hand.bid if contract else None,
         points=points,
         revoked=tuple(_side_name(side, names) for side in hand.revoked),
+        forced=tuple(names[player_id] for player_id in hand.forced),
         all_tricks=hand.all_tricks,
         partner=names[hand.partner_id] if hand.partner_id else None,
     )

@@ -91,7 +91,8 @@ def test_saving_a_hand_with_htmx_returns_the_fresh_table(client, game):
         (hand_post(pitcher="", bid="", contract="Zed:2"), "contract", "Select a valid choice"),
         (hand_post(high=""), "point_high", "Say who took High."),
         (hand_post(high="Zed"), "point_high", "Select a valid choice"),
-        (hand_post(bid="", auction_0="3", auction_1="2"), "auction_0", "has no bid or pass yet"),
+        # Each auction entry is told beside its own field: the first one missing...
+        (hand_post(bid="", auction_0="3", auction_1="2"), "auction_2", "has no bid or pass yet"),
         (
             hand_post(
                 pitcher="",
@@ -101,7 +102,8 @@ def test_saving_a_hand_with_htmx_returns_the_fresh_table(client, game):
                 auction_2="pass",
                 auction_3="pass",
             ),
-            "auction_0",
+            # ... or the first the rules refuse.
+            "auction_1",
             "Cy bid 2 but Bob already bid 3; each bid must be higher",
         ),
     ],

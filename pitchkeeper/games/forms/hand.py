@@ -7,6 +7,7 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext as _
 
+from pitchkeeper.games.forms.auction import PASS, AuctionEntry, auction_size, bid_value
 from pitchkeeper.games.replay import GameState
 from pitchkeeper.games.words import NOBODY_WORDS, bid_label, category_label
 from pitchkeeper.rules import (
@@ -16,10 +17,8 @@ from pitchkeeper.rules import (
     RuleError,
     all_bids,
     bidding_order,
-    legal_bids,
 )
 
-PASS = "pass"
 NOBODY = "nobody"
 # The called partner's choice when the pitcher held the called card.
 ALONE = "alone"
@@ -29,13 +28,6 @@ MOST_BID_BUTTONS = 9
 # Up to this many bids, one grid of a button per player and bid picks the pitcher and
 # the bid with one tap; a longer range keeps a row of players and a row of bids.
 MOST_GRID_BIDS = 5
-
-
-def bid_value(text: str) -> Bid:
-    """A bid as the form sends it ("6", "6x2", "moon") as the engine takes it: a moon
-    bid's key starts with a letter and a doubled bid has its "x", so only a plain number
-    is all digits."""
-    return int(text) if text.isdigit() else text
 
 
 def _point_label(category: Category) -> str:
@@ -60,7 +52,7 @@ class ChoiceButtons(forms.RadioSelect):
         return option
 
 
-class HandForm(forms.Form):
+class HandForm(AuctionEntry, forms.Form):
     """Pitcher and bid (or the whole auction), who took each point, revokes.
 
     ``dealer`` is who deals the hand being entered; the auction is asked for in
@@ -99,9 +91,15 @@ class HandForm(forms.Form):
                     required=False,
                     widget=forms.RadioSelect,
                 )
-            for seat, name in enumerate(self.order):
-                field = self._bid_field(name, required=False, can_pass=True)
-                self.fields[f"auction_{seat}"] = field
+            given = self.data if self.is_bound else self.initial
+            size = auction_size(rules.auction_until_one, len(self.order), given)
+            for index in range(size):
+                # Named for the first round; later turns are named once it is known
+                # who is still in (offer_legal_bids).
+                name = self.order[index % len(self.order)]
+                self.fields[f"auction_{index}"] = self._bid_field(
+                    name, required=False, can_pass=True
+                )
         if rules.called_partner:
             self.fields["partner"] = forms.ChoiceField(
                 label=_("Called partner"),
@@ -136,6 +134,14 @@ class HandForm(forms.Form):
             required=False,
             widget=forms.CheckboxSelectMultiple,
         )
+        if rules.forced_bid is not None:
+            self.fields["forced"] = forms.MultipleChoiceField(
+                label=_("Forced to bid %(bid)d (held the 9 with another trump)")
+                % {"bid": rules.forced_bid},
+                choices=[(name, name) for name in self.order],
+                required=False,
+                widget=forms.CheckboxSelectMultiple,
+            )
         if rules.smudge == "all_tricks" or any(moon.all_tricks for moon in rules.moon_bids):
             self.fields["all_tricks"] = forms.BooleanField(
                 label=_("The pitcher's side took every trick"), required=False
@@ -190,30 +196,6 @@ class HandForm(forms.Form):
         ]
 
     @property
-    def auction_fields(self) -> list[forms.BoundField]:
-        return [self[f"auction_{seat}"] for seat in range(len(self.order)) if self._bidding]
-
-    def offer_legal_bids(self) -> None:
-        """Disable the bids the rules do not allow, as far as the auction is filled in.
-
-        Only a help: the engine checks the auction again when it is saved.
-        """
-        if not self._bidding:
-            return
-        rules, seating = self.state.record.rules, self.state.record.seating
-        scores = self.scores_before
-        so_far: list[tuple[str, Bid | None]] = []
-        for seat, name in enumerate(self.order):
-            field = self.fields[f"auction_{seat}"]
-            _player, bids, may_pass = legal_bids(rules, seating, self.dealer, so_far, scores)
-            allowed = {str(bid) for bid in bids} | ({PASS} if may_pass else set())
-            field.widget.disabled_values = {v for v, _l in field.choices if v not in allowed}
-            entry = self.data.get(self.add_prefix(f"auction_{seat}")) if self.is_bound else None
-            if entry not in allowed:
-                return
-            so_far.append((name, None if entry == PASS else bid_value(entry)))
-
-    @property
     def scores_before(self) -> dict[str, int]:
         """Each side's score before the hand entered: some bids are only open at some
         scores (Bonanza's moon: not in the hole, nor at 46 or more)."""
@@ -244,24 +226,6 @@ class HandForm(forms.Form):
     @property
     def _bidding(self) -> bool:
         return self.state.record.rules.bidding
-
-    def _auction(self) -> tuple[tuple[str, Bid | None], ...] | None:
-        if not self._bidding:
-            return None
-        entries = [self.cleaned_data.get(f"auction_{seat}") for seat in range(len(self.order))]
-        if all(entry in (None, "") for entry in entries):
-            return None
-        if any(entry in (None, "") for entry in entries):
-            missing = next(
-                name for name, entry in zip(self.order, entries, strict=True) if not entry
-            )
-            raise RuleError(
-                _("%(name)s has no bid or pass yet") % {"name": missing}, field="auction"
-            )
-        return tuple(
-            (name, None if entry == PASS else bid_value(entry))
-            for name, entry in zip(self.order, entries, strict=True)
-        )
 
     def _partner(self) -> str | None:
         if "partner" not in self.fields:
@@ -296,7 +260,7 @@ class HandForm(forms.Form):
 
     def record(self) -> HandRecord:
         """The hand as entered; raises RuleError for what the form alone can tell."""
-        auction = self._auction()
+        auction = self.entered_auction()
         pitcher = self.cleaned_data.get("pitcher") or None
         bid = self.cleaned_data.get("bid")
         if self.cleaned_data.get("contract"):
@@ -312,6 +276,7 @@ class HandForm(forms.Form):
             bid=None if auction or not bid else bid_value(bid),
             points=self._points(),
             revoked=tuple(self.cleaned_data.get("revoked") or ()),
+            forced=tuple(self.cleaned_data.get("forced") or ()),
             all_tricks=bool(self.cleaned_data.get("all_tricks")),
             partner=self._partner(),
         )
@@ -329,29 +294,30 @@ class HandForm(forms.Form):
                 return f"point_{key}"
             return next((name for name in self.fields if name.startswith(f"count_{key}_")), None)
         if rule_field == "auction" and self._bidding:
-            return "auction_0"
+            return self.auction_error_field()
         if rule_field in ("pitcher", "bid") and "contract" in self.fields:
             return "contract"
         return rule_field if rule_field in self.fields else None
 
 
-def initial_for(record: HandRecord, form_order: tuple[str, ...], sides: tuple[str, ...]) -> dict:
+def initial_for(record: HandRecord, sides: tuple[str, ...]) -> dict:
     """The form's initial data for an existing hand record (for editing it)."""
     initial: dict[str, Any] = {
         "pitcher": record.pitcher,
         "bid": str(record.bid) if record.bid is not None else None,
         "contract": f"{record.pitcher}:{record.bid}" if record.pitcher else None,
         "revoked": list(record.revoked),
+        "forced": list(record.forced),
         "all_tricks": record.all_tricks,
     }
     if record.points:
         # A played hand; "partner" is only asked where the pitcher calls one.
         initial["partner"] = record.partner or ALONE
     if record.auction:
-        by_name = {name.casefold(): bid for name, bid in record.auction}
-        for seat, name in enumerate(form_order):
-            bid = by_name.get(name.casefold())
-            initial[f"auction_{seat}"] = PASS if bid is None else str(bid)
+        # The engine keeps an auction in bidding order from the dealer's left, turn by
+        # turn, as the form's fields are.
+        for index, (_name, bid) in enumerate(record.auction):
+            initial[f"auction_{index}"] = PASS if bid is None else str(bid)
     for key, went_to in record.points.items():
         if isinstance(went_to, dict):
             for index, side in enumerate(sides):

@@ -34,7 +34,7 @@ from pitchkeeper.games.views.table import (
     _render_game,
     _unreadable,
 )
-from pitchkeeper.rules import RuleError, bidding_order, resolve_rules
+from pitchkeeper.rules import RuleError, resolve_rules
 from pitchkeeper.rules.record import hand_to_data, parse_hand
 
 # Changes and deleted games listed per page.
@@ -88,9 +88,8 @@ def hand_change(request: HttpRequest, pk: int, number: int) -> HttpResponse:
                 return redirect("game", pk=pk)
         status = 400
     else:
-        order = bidding_order(state.record.seating, dealer)
         form = HandForm(
-            initial=initial_for(record, order, state.result.sides),
+            initial=initial_for(record, state.result.sides),
             state=state,
             dealer=dealer,
             number=number,

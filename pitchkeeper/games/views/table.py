@@ -118,15 +118,16 @@ def _save_hand(
 def _kept_entry(data: QueryDict, state: GameState, new: str | None) -> QueryDict:
     """The entry as its user made it, for the dealer now (``new``). The auction fields
     go by place in the bidding order, which starts elsewhere when the deal has moved:
-    each bid moves with its bidder. Everything else is keyed by name and stays."""
+    each bid of the first round moves with its bidder; later rounds, whose turns follow
+    from who passed before, are dropped. Everything else is keyed by name and stays."""
     old = data.get("entry_dealer")
     seating = state.record.seating
     if not old or new is None or old == new or old not in seating.players:
         return data
     before, after = bidding_order(seating, old), bidding_order(seating, new)
     kept = data.copy()
-    for seat in range(len(before)):
-        kept.pop(f"auction_{seat}", None)
+    for key in [key for key in data if key.startswith("auction_")]:
+        kept.pop(key, None)
     for seat, name in enumerate(before):
         if f"auction_{seat}" in data:
             kept.setlist(f"auction_{after.index(name)}", data.getlist(f"auction_{seat}"))
