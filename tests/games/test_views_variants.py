@@ -80,6 +80,8 @@ def post_for(state: GameState, record: HandRecord) -> dict[str, Any]:
         data["all_tricks"] = "on"
     if record.revoked:
         data["revoked"] = list(record.revoked)
+    if record.forced:
+        data["forced"] = list(record.forced)
     return data
 
 
