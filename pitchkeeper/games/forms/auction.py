@@ -63,6 +63,7 @@ class AuctionEntry:
     dealer: str
     state: GameState
     is_bound: bool
+    data: Any
     cleaned_data: dict[str, Any]
 
     if TYPE_CHECKING:
@@ -81,7 +82,14 @@ class AuctionEntry:
         return tuple(name for name in self.order if name in value)
 
     def _entry(self, index: int) -> str | None:
-        return self[f"auction_{index}"].value() or None
+        """A turn's entry as posted, or as the edited hand had it. Read without a
+        BoundField, which would keep the field's label from before its bidder is known."""
+        name = f"auction_{index}"
+        if self.is_bound:
+            value = self.data.get(self.add_prefix(name))
+        else:
+            value = self.get_initial_for_field(self.fields[name], name)
+        return str(value) if value else None
 
     def auction_turns(self) -> tuple[list[Turn], bool]:
         """The turns as far as each entry is one the rules allow: the last turn is the
