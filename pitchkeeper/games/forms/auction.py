@@ -70,6 +70,10 @@ class AuctionEntry:
 
         def __getitem__(self, name: str) -> forms.BoundField: ...
 
+        def add_prefix(self, field_name: str) -> str: ...
+
+        def get_initial_for_field(self, field: forms.Field, field_name: str) -> Any: ...
+
     @property
     def auction_count(self) -> int:
         return sum(1 for name in self.fields if name.startswith("auction_"))
@@ -158,37 +162,34 @@ class AuctionEntry:
         filled = [index for index, entry in enumerate(entries) if entry]
         if not filled:
             return None
-        for index in range(max(filled[-1] + 1, len(self.order))):
-            if not entries[index]:
-                raise RuleError(
-                    _("%(name)s has no bid or pass yet") % {"name": self._bidder(entries, index)},
-                    field=f"auction_{index}",
-                )
+        bidders = self._bidders(entries)
         auction: list[tuple[str, Bid | None]] = []
-        for index, entry in enumerate(entries[: filled[-1] + 1]):
-            player = self._bidder(entries, index)
+        for index in range(max(filled[-1] + 1, len(self.order))):
+            entry, player = entries[index], bidders[index]
             if player is None:
                 raise RuleError(
                     _("The auction was over before this entry: all but one had passed."),
+                    field=f"auction_{next(i for i in filled if i >= index)}",
+                )
+            if not entry:
+                raise RuleError(
+                    _("%(name)s has no bid or pass yet") % {"name": player},
                     field=f"auction_{index}",
                 )
             auction.append((player, None if entry == PASS else bid_value(entry)))
         return tuple(auction)
 
-    def _bidder(self, entries: list[str | None], index: int) -> str | None:
-        """Whose turn ``index`` is after the entries before it; None once the auction
-        is over. Only who passed matters for that."""
+    def _bidders(self, entries: list[str | None]) -> list[str | None]:
+        """Whose turn each entry is, after the entries before it (only who passed
+        matters for that); None from where the auction is over."""
         rules, seating = self.state.record.rules, self.state.record.seating
-        if index < len(self.order):
-            return self.order[index]
         so_far: list[tuple[str, Bid | None]] = []
-        for entry in entries[:index]:
+        bidders: list[str | None] = []
+        for entry in entries:
             try:
                 player = legal_bids(rules, seating, self.dealer, so_far)[0]
-            except RuleError:
-                return None
-            so_far.append((player, None if entry == PASS else bid_value(str(entry))))
-        try:
-            return legal_bids(rules, seating, self.dealer, so_far)[0]
-        except RuleError:
-            return None
+            except RuleError:  # everybody but one has passed
+                break
+            bidders.append(player)
+            so_far.append((player, None if entry in (None, PASS) else bid_value(str(entry))))
+        return bidders + [None] * (len(entries) - len(bidders))
