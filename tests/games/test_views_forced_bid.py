@@ -24,6 +24,7 @@ from tests.games.test_views_variants import (
     new_game,
     post_for,
 )
+from tests.seasons.test_views import read_csv
 
 pytestmark = pytest.mark.django_db
 
@@ -175,3 +176,14 @@ def test_a_backup_carries_the_forced_players(client, make_game, club, user):
     game = Game.objects.get(club=restored)
     assert game_state(game=game).record.hands[0].forced == ("Cy",)
     assert len(_forced_ids(game)[0]) == 1
+
+
+def test_the_hands_csv_has_the_forced_players(client, make_game):
+    # Them bid 9 and take all 18 points: the game is won, and counted in the season.
+    table = Table(client, new_game(make_game, {"preset": "nine-five", "target": 18}))
+    state = table.play(FORCED_NINE)
+    assert state.result.winner == "Them"
+
+    rows = read_csv(client.get(reverse("season_export", args=["hands.csv"])))
+
+    assert [(row["pitcher"], row["bid"], row["forced"]) for row in rows] == [("Bob", "9", "Cy")]

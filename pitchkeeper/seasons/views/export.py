@@ -175,6 +175,7 @@ def _hands_csv(club: Club, span: Span) -> Iterator[str]:
             *HAND_POINTS,
             "other_points",
             "revoked",
+            "forced",
             "all_tricks",
         ]
         games = season_games(club=club, span=span).values_list("pk", "finished_at", "rules")
@@ -192,6 +193,7 @@ def _hands_csv(club: Club, span: Span) -> Iterator[str]:
                 "partner_id",
                 "points",
                 "revoked",
+                "forced",
                 "all_tricks",
             ):
                 (
@@ -205,6 +207,7 @@ def _hands_csv(club: Club, span: Span) -> Iterator[str]:
                     partner,
                     points,
                     revoked,
+                    forced,
                     every,
                 ) = hand
                 finished, preset = about[game_id]
@@ -227,6 +230,7 @@ def _hands_csv(club: Club, span: Span) -> Iterator[str]:
                     *(went(points.get(key)) for key in HAND_POINTS),
                     others,
                     " ".join(who(side) for side in revoked),
+                    " ".join(who(player) for player in forced),
                     int(every),
                 ]
 
