@@ -223,10 +223,10 @@ def test_illegal_auction_is_refused_next_to_the_field(phone, make_game):
     save(page)
 
     message = "Ann cannot take Bob's 4: a bid of 4 cannot be taken away"
-    # Next to the auction, which stays open, with the entries kept.
-    errors = page.locator("details.auction[open] #id_auction_0_error")
+    # Next to the entry at fault, in the auction, which stays open, with the entries kept.
+    errors = page.locator("details.auction[open] #id_auction_2_error")
     expect(errors).to_have_text(message)
-    expect(page.locator('fieldset[aria-describedby="id_auction_0_error"]')).to_be_visible()
+    expect(page.locator('fieldset[aria-describedby="id_auction_2_error"]')).to_be_visible()
     expect(page.locator('input[name="auction_2"][value="4"]')).to_be_checked()
     # Nothing saved.
     assert Hand.objects.filter(game=game).count() == 0
