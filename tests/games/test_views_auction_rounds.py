@@ -89,6 +89,24 @@ def test_the_auction_helper_offers_the_next_turn_of_the_next_round(client, make_
     assert 'name="auction_6"' not in html
 
 
+def test_an_edit_refused_names_the_later_turns_for_who_is_still_in(client, make_game):
+    table = Table(client, new_game(make_game, "bonanza"))
+    first = (("Bob", None), ("Cy", 3), ("Dee", 4), ("Ann", None))
+    state = table.play(
+        HandRecord(auction=(*first, ("Cy", 5), ("Dee", None)), points=everything("Us", BONANZA))
+    )
+    # Dee bids 5 again instead of passing: lower than Cy's 5 is refused beside it.
+    wrong = HandRecord(auction=(*first, ("Cy", 5), ("Dee", 5)), points=everything("Us", BONANZA))
+    data = {**post_for(state, wrong), "version": state.hands[0].version}
+
+    response = client.post(reverse("hand_edit", args=[table.game.pk, 1]), data)
+
+    assert response.status_code == 400
+    assert "Dee bid 5 but Cy already bid 5" in response.context["form"].errors["auction_5"][0]
+    html = response.content.decode()
+    assert (label_of(html, 4), label_of(html, 5)) == ("Cy", "Dee")
+
+
 def test_a_later_turn_is_named_for_who_is_still_in(client, make_game):
     table = Table(client, new_game(make_game, "bonanza"))
     url = reverse("auction", args=[table.game.pk])

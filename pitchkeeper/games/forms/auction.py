@@ -145,7 +145,8 @@ class AuctionEntry:
             return
         for turn in self.auction_turns()[0]:
             field = self.fields[f"auction_{turn.index}"]
-            field.label = turn.player
+            # The bound field too: a form already checked keeps its bound fields.
+            field.label = self[f"auction_{turn.index}"].label = turn.player
             field.widget.disabled_values = {v for v, _l in field.choices if v not in turn.allowed}
 
     def auction_error_field(self) -> str:
