@@ -2,9 +2,10 @@
 (a preset and its common settings).
 
 Every roster player has a row: a tick to play, a seat number and, in a partnership game,
-a team. One more row takes the name of a player new to the roster. Seat numbers only
-order the players clockwise; the ↑/↓ buttons renumber them, so they work without
-JavaScript too.
+a team. One more row takes the name of a player new to the roster; its Add button puts
+the name on the roster and in the next seat at once, so that a table's names can be typed
+one after another. Seat numbers only order the players clockwise; the ↑/↓ buttons
+renumber them, so they work without JavaScript too.
 """
 
 from __future__ import annotations
