@@ -137,3 +137,17 @@ document.addEventListener("htmx:afterSwap", (event) => {
     control.focus({ preventScroll: true });
   }
 });
+
+// On the new-game screen Enter in the name box adds the player and leaves the box
+// ready for the next name, rather than starting the game (which it does without this
+// file; the "Add" button beside the box works either way).
+document.addEventListener("keydown", (event) => {
+  if (event.key !== "Enter" || !event.target.matches("#id_new_player")) {
+    return;
+  }
+  const add = document.getElementById("add-player");
+  if (add && event.target.value.trim()) {
+    event.preventDefault();
+    add.click();
+  }
+});

@@ -1,12 +1,19 @@
 """The way to a first game, in headless Chromium at 360x740: names typed one after
-another on the Players page, Enter after each, without putting the thumb back in the box."""
+another, Enter after each, without putting the thumb back in the box, on the Players page
+and on the new-game screen; from the first visit to the first hand saved in 12 taps."""
 
 from __future__ import annotations
+
+import re
+from typing import Any
 
 import pytest
 from playwright.sync_api import expect
 
 from pitchkeeper.clubs.models import Player
+from pitchkeeper.games.models import Game
+from tests.browser.test_one_screen import Thumb, ordinary_hand
+from tests.conftest import PASSWORD
 
 pytestmark = pytest.mark.browser
 
@@ -39,3 +46,46 @@ def test_players_are_added_one_after_another_with_enter(phone, club):
         "Cy",
         "Dee",
     ]
+
+
+def test_from_the_first_visit_to_the_first_hand_saved_in_twelve_taps(phone):
+    """Sign up, type the names with Enter after each, start, enter a hand: measured 5
+    taps to the account, 1 to start (the name box has the focus), 6 for the hand."""
+    page = phone.new_page(signed_in=False)
+    taps = 0
+
+    def tap(locator: Any) -> None:
+        nonlocal taps
+        locator.click()
+        taps += 1
+
+    page.goto("/")
+    tap(page.get_by_role("link", name="Create an account"))
+    tap(page.locator("#id_username"))
+    page.keyboard.type("keeper")
+    tap(page.locator("#id_password1"))
+    page.keyboard.type(PASSWORD)
+    tap(page.locator("#id_password2"))
+    page.keyboard.type(PASSWORD)
+    tap(page.get_by_role("button", name="Create the account"))
+
+    expect(page).to_have_url(re.compile(r"/games/new/$"))
+    box = page.locator("#id_new_player")
+    expect(box).to_be_focused()
+    for count, name in enumerate(("Cy", "Ann", "Bob"), 1):
+        page.keyboard.type(name)
+        page.keyboard.press("Enter")
+        expect(page.locator('#players input[name="players"]:checked')).to_have_count(count)
+        expect(box).to_be_focused()
+        expect(box).to_have_value("")
+    tap(page.get_by_role("button", name="Start the game"))
+
+    expect(page).to_have_url(re.compile(r"/games/\d+/$"))
+    game = Game.objects.get()
+    assert [seat.player.name for seat in game.seats.order_by("position")] == ["Cy", "Ann", "Bob"]
+    thumb = Thumb(page)
+    ordinary_hand(thumb, "Ann", 2, "Ann", ["high", "low", "jack", "game"])
+
+    expect(page.locator("ol.history > li")).to_have_count(1)
+    assert (taps, thumb.taps) == (6, 6)
+    assert taps + thumb.taps <= 12

@@ -2,10 +2,11 @@
 needs for an ordinary hand, counted as a thumb makes them, and, where the rules leave the
 room, every control of the hand inside the screen as it opens, with no scrolling.
 
-Measured (the figures asserted here): 4-player setback, 2-player setback and partnership
-take 6 taps on one screen; 7-player setback takes 6 taps but its point rows wrap, so Save
-is below the screen; ten-point (19 bids) and nine-five (17 bids, six points) keep a row
-of pitchers and a row of bids: 11 taps (eight points) and 9 (six points).
+Measured (the figures asserted here): 4-player setback, 2-player setback, partnership
+and 7-player setback take 6 taps on one screen (seven players: each point on one row of
+45 px buttons, 39 px with "not dealt" or "tied", Save 662-706 px down); ten-point
+(19 bids) and nine-five (17 bids, six points) keep a row of pitchers and a row of bids:
+11 taps (eight points) and 9 (six points).
 """
 
 from __future__ import annotations
@@ -71,7 +72,7 @@ KINDS = {
     # kind: (preset, players, teams, pitcher, bid, taker, taps, all on one screen)
     "setback, 4 players": ("setback", FOUR, None, "Bob", 2, "Bob", 6, True),
     "setback, 2 players": ("setback", ("Ann", "Bob"), None, "Bob", 2, "Bob", 6, True),
-    "setback, 7 players": ("setback", SEVEN, None, "Bartholomew", 3, "Fitz", 6, False),
+    "setback, 7 players": ("setback", SEVEN, None, "Bartholomew", 3, "Fitz", 6, True),
     "partnership": ("partnership", FOUR, TEAMS, "Bob", 3, "Them", 6, True),
     "ten-point": ("ten-point", FOUR, TEAMS, "Bob", 6, "Them", 11, False),
     "nine-five": ("nine-five", FOUR, TEAMS, "Bob", 9, "Them", 9, False),
@@ -143,3 +144,16 @@ def test_seven_players_fit_the_width_in_one_row_of_tiles(page, make_game):
         "(cells) => new Set(cells.map((cell) => Math.round(cell.getBoundingClientRect().top))).size"
     )
     assert grid == 3  # one row per bid, 2 to 4, with a button for each of the seven
+    # Each point's choices (seven players, and "not dealt" or "nobody") on one row, and
+    # Save inside the screen as it opens.
+    rows = page.locator(".hand-form fieldset.field:not(.bid-grid) .pills").evaluate_all(
+        """(rows) => rows.filter((row) => row.querySelector('input[name^="point_"]'))
+          .map((row) => new Set([...row.children].map(
+            (pill) => Math.round(pill.getBoundingClientRect().top))).size)"""
+    )
+    assert rows == [1, 1, 1, 1]
+    widths = page.locator('.hand-form label.pill:has(> input[name^="point_"])').evaluate_all(
+        "(pills) => pills.map((pill) => pill.getBoundingClientRect().width)"
+    )
+    assert min(widths) >= 36
+    assert page.locator('button[name="action"][value="save"]').evaluate(INSIDE_JS)

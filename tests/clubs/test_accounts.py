@@ -150,6 +150,20 @@ def test_signup_goes_on_to_next_on_this_site():
     assert not Membership.objects.exists()  # the invitation's club, not one of their own
 
 
+@pytest.mark.parametrize(
+    ("next_url", "goes_to"), [("/", "/games/new/"), ("/players/", "/players/")]
+)
+def test_signup_from_another_page_makes_the_users_own_club(next_url, goes_to):
+    """A first visit to the home page goes to sign in with ?next=/; signing up from
+    there still makes the user's own club, and home has nothing to show yet."""
+    response = signup(Client(), next_url=next_url)
+
+    assert response.status_code == 302
+    assert response.url == goes_to
+    membership = Membership.objects.get()
+    assert (membership.user.username, membership.role) == ("bob", "owner")
+
+
 def test_signup_keeps_next_through_a_refused_form():
     client = Client()
     response = client.post(

@@ -3,12 +3,15 @@
 
 from __future__ import annotations
 
+from urllib.parse import urlsplit
+
 from django.contrib import messages
 from django.contrib.auth import REDIRECT_FIELD_NAME, login
 from django.contrib.auth.decorators import login_not_required
 from django.db import transaction
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import Resolver404, resolve
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
@@ -38,7 +41,7 @@ def signup(request: HttpRequest) -> HttpResponse:
     with transaction.atomic():
         user = form.save()
         # Following an invitation, the user joins that club; else they get their own.
-        club = None if next_url else club_own(owner=user)
+        club = None if _view_name(next_url) == "invitation" else club_own(owner=user)
     # Named, because django-axes' backend comes first and only counts attempts; the
     # password was just set, so there is nothing to check again.
     login(request, user, backend="django.contrib.auth.backends.ModelBackend")
@@ -48,7 +51,19 @@ def signup(request: HttpRequest) -> HttpResponse:
     if club is None:
         return redirect(next_url)
     request.session[CURRENT_CLUB] = club.pk
-    return redirect("game_new")
+    # A first visit is sent to sign in from the home page, which has nothing to show
+    # yet: a first game has.
+    if _view_name(next_url) in (None, "home"):
+        return redirect("game_new")
+    return redirect(next_url)
+
+
+def _view_name(url: str) -> str | None:
+    """The name of the view ``url`` (a path on this site) leads to, if any."""
+    try:
+        return resolve(urlsplit(url).path).url_name if url else None
+    except Resolver404:
+        return None
 
 
 def _next_url(request: HttpRequest) -> str:

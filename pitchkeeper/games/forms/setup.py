@@ -2,9 +2,10 @@
 (a preset and its common settings).
 
 Every roster player has a row: a tick to play, a seat number and, in a partnership game,
-a team. One more row takes the name of a player new to the roster. Seat numbers only
-order the players clockwise; the ↑/↓ buttons renumber them, so they work without
-JavaScript too.
+a team. One more row takes the name of a player new to the roster; its Add button puts
+the name on the roster and in the next seat at once, so that a table's names can be typed
+one after another. Seat numbers only order the players clockwise; the ↑/↓ buttons
+renumber them, so they work without JavaScript too.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from django.utils.translation import gettext_lazy
 from pitchkeeper.clubs.models import Club, Player
 from pitchkeeper.clubs.names import name_clean, name_key
 from pitchkeeper.clubs.players import player_add, player_name_check
-from pitchkeeper.games.models import Game
+from pitchkeeper.games.forms.seats import SETTINGS, TEAMS, preset_settings, team_name
 from pitchkeeper.games.replay import GameState
 from pitchkeeper.games.services import game_create
 from pitchkeeper.games.words import PRESET_DESCRIPTIONS, PRESET_LABELS, preset_groups, preset_label
@@ -31,78 +32,10 @@ from pitchkeeper.rules.record import MAX_NAME_LENGTH
 
 # The key of the row for a player added to the roster on the spot.
 NEW = "new"
-# A partnership table of four to six has two or three teams.
-TEAMS = ("1", "2", "3")
 MAX_SEATS = max(ruleset.max_players for ruleset in PRESETS.values())
-# The ruleset settings this form adjusts; the rest come from the preset.
-SETTINGS = (
-    "target",
-    "min_bid",
-    "dealer_may_steal",
-    "all_pass",
-    "low_to",
-    "settlement",
-    "chips_per_setback",
-    "ante",
-)
 # Where the rules engine's objections go: its "teams" are the per-player team choices,
 # which sit in the players' rows.
 RULE_FIELDS = {"players": "players", "teams": "players", "first_dealer": "first_dealer"}
-
-
-def preset_settings(preset: str, last_rules: Mapping[str, Any] | None) -> dict[str, Any]:
-    """The settings to offer with ``preset``: the last game's, if it was played with the
-    same preset, otherwise the preset's own."""
-    if last_rules is not None and last_rules.get("preset") == preset:
-        rules = resolve_rules(last_rules)
-    else:
-        rules = PRESETS[preset]
-    return {"settings_for": preset, **{name: getattr(rules, name) for name in SETTINGS}}
-
-
-def team_name(members: Sequence[str], number: str) -> str:
-    """A team nobody named is called after its players, as long as that fits (a lone
-    player's name would be taken for the player's own)."""
-    name = " & ".join(members)
-    if len(members) < 2 or len(name) > MAX_NAME_LENGTH:
-        return _("Team %(number)s") % {"number": number}
-    return name
-
-
-def initial_from(last: Game | None, roster: Sequence[Player]) -> dict[str, Any]:
-    """The last game's table and rules again, with the deal moved one seat on.
-
-    ``last`` must have its seats and their players prefetched.
-    """
-    if last is None:
-        return {"preset": DEFAULT_PRESET, **preset_settings(DEFAULT_PRESET, None)}
-    active = {player.pk for player in roster}
-    seats = [seat for seat in last.seats.all() if seat.player_id in active]
-    initial: dict[str, Any] = {
-        "players": [str(seat.player_id) for seat in seats],
-        "preset": last.rules["preset"],
-        "chip_value": last.chip_value,
-        **preset_settings(last.rules["preset"], last.rules),
-    }
-    numbers: dict[str, str] = {}
-    for position, seat in enumerate(seats, start=1):
-        initial[f"seat_{seat.player_id}"] = position
-        if seat.team:
-            numbers.setdefault(seat.team, TEAMS[len(numbers)])
-            initial[f"team_{seat.player_id}"] = numbers[seat.team]
-    for name, number in numbers.items():
-        members = [seat.player.name for seat in seats if seat.team == name]
-        # A name that was made up from the players is made up again from the new ones.
-        if name != team_name(members, number):
-            initial[f"team_name_{number}"] = name
-    # The deal moves clockwise from the last game's first dealer, past retired players.
-    everyone = list(last.seats.all())
-    start = next(i for i, seat in enumerate(everyone) if seat.player_id == last.first_dealer_id)
-    following = everyone[start + 1 :] + everyone[: start + 1]
-    dealer = next((seat for seat in following if seat.player_id in active), None)
-    if dealer is not None:
-        initial["first_dealer"] = str(dealer.player_id)
-    return initial
 
 
 class PresetButtons(forms.RadioSelect):
@@ -358,6 +291,30 @@ class GameForm(forms.Form):
         for seat, key in enumerate(order, start=1):
             initial[f"seat_{key}"] = seat
         return GameForm(club=self.club, roster=self.roster, initial=initial)
+
+    def with_player(self) -> GameForm:
+        """The same choices with the typed name added to the roster and seated after the
+        others, and the box empty for the next name; or the same choices with the reason
+        the name was refused, and nothing saved."""
+        initial = self._raw()
+        chosen = self._chosen()
+        order = self._in_seat_order(chosen, {k: _seat(initial[f"seat_{k}"]) for k in chosen})
+        try:
+            player = player_add(club=self.club, name=initial["new_player"] or "")
+        except ValidationError as error:
+            form = GameForm(club=self.club, roster=self.roster, initial=initial)
+            form.full_clean()
+            form.cleaned_data = {}
+            form.add_error("new_player", error)
+            return form
+        key = str(player.pk)
+        order = [key if k == NEW else k for k in order] if NEW in order else [*order, key]
+        initial |= {"players": [k for k in order if k != NEW], "new_player": ""}
+        initial |= {f"seat_{k}": seat for seat, k in enumerate(order, start=1)}
+        initial |= {f"team_{key}": initial["team_new"], "seat_new": None, "team_new": ""}
+        if initial.get("first_dealer") == NEW:
+            initial["first_dealer"] = key
+        return GameForm(club=self.club, roster=[*self.roster, player], initial=initial)
 
     def with_preset(self, last_rules: Mapping[str, Any] | None) -> GameForm:
         """The same choices with the settings of the preset now picked."""

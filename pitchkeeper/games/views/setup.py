@@ -9,15 +9,17 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
 from pitchkeeper.clubs.access import club_view
-from pitchkeeper.games.forms.setup import GameForm, initial_from
+from pitchkeeper.games.forms.seats import initial_from
+from pitchkeeper.games.forms.setup import GameForm
 from pitchkeeper.games.models import Seat
 
 
 @require_http_methods(["GET", "POST"])
 @club_view(need="score")
 def game_new(request: HttpRequest) -> HttpResponse:
-    """Start a game. A POST with ``move`` or ``action=preset`` only rearranges the form
-    (htmx swaps in the part that changed); any other POST starts the game."""
+    """Start a game. A POST with ``move``, ``action=add`` (a typed name onto the roster
+    and into the next seat) or ``action=preset`` only rearranges the form (htmx swaps in
+    the part that changed); any other POST starts the game."""
     club = request.membership.club  # type: ignore[attr-defined]
     roster = list(club.players.filter(retired=False))
     last = (
@@ -31,6 +33,9 @@ def game_new(request: HttpRequest) -> HttpResponse:
     form = GameForm(request.POST, club=club, roster=roster)
     if "move" in request.POST:
         return _rearranged(request, form.moved(request.POST["move"]), "players")
+    if request.POST.get("action") == "add":
+        form = form.with_player()
+        return _rearranged(request, form, "players", status=400 if form.errors else 200)
     if request.POST.get("action") == "preset":
         return _rearranged(request, form.with_preset(last.rules if last else None), "settings")
     if form.settings_stale:
@@ -46,6 +51,8 @@ def game_new(request: HttpRequest) -> HttpResponse:
     return render(request, "games/game_new.html", {"form": form}, status=400)
 
 
-def _rearranged(request: HttpRequest, form: GameForm, part: str) -> HttpResponse:
+def _rearranged(request: HttpRequest, form: GameForm, part: str, status: int = 200) -> HttpResponse:
     template = f"games/game_new.html#{part}" if request.htmx else "games/game_new.html"
-    return render(request, template, {"form": form})
+    # After a name is added (or refused), the box for the next one has the focus.
+    context = {"form": form, "adding": request.POST.get("action") == "add"}
+    return render(request, template, context, status=status)
