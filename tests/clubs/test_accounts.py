@@ -13,7 +13,8 @@ import re
 import pytest
 from django.contrib.auth import get_user_model
 from django.core import mail
-from django.test import Client
+from django.core.mail.backends.base import BaseEmailBackend
+from django.test import Client, override_settings
 from django.urls import reverse
 from django.utils import translation
 
@@ -444,3 +445,21 @@ def test_password_reset_with_a_forged_link_offers_a_new_one(ann):
     assert "This link no longer works" in html
     assert f'href="{reverse("password_reset")}"' in html
     assert 'name="new_password1"' not in html
+
+
+class UnreachableMailServer(BaseEmailBackend):
+    def send_messages(self, messages):
+        raise ConnectionRefusedError("no mail server listening")
+
+
+@override_settings(EMAIL_BACKEND="tests.clubs.test_accounts.UnreachableMailServer")
+def test_a_reset_with_no_mail_server_is_logged_not_a_server_error(ann, caplog):
+    response = Client().post(reverse("password_reset"), {"email": "ann@example.com"})
+
+    # Django's own form logs the failure for the operator and gives the same answer as
+    # for an address with no account, so that it tells nobody which addresses have one.
+    assert response.status_code == 302
+    assert response.url == reverse("password_reset_done")
+    failed = [r for r in caplog.records if r.levelname == "ERROR"]
+    assert failed and "Failed to send password reset email" in failed[0].getMessage()
+    assert failed[0].exc_info[0] is ConnectionRefusedError
