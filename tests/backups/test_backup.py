@@ -355,6 +355,9 @@ def figures(club) -> dict:
     }
 
 
+# Outside a transaction: PostgreSQL refuses to flush (TRUNCATE) tables with constraint
+# checks still pending in the test's own transaction.
+@pytest.mark.django_db(transaction=True)
 def test_a_restore_into_a_fresh_database_is_the_whole_club(whole_club, tmp_path):
     from django.core.management import call_command as manage
 
