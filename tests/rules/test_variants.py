@@ -9,7 +9,6 @@ Bob, Cy, Dee with Ann and Cy ("Us") against Bob and Dee ("Them").
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
 from typing import Any
 
 import pytest
@@ -79,19 +78,6 @@ def per_hand(result: GameResult, attribute: str) -> list:
             value = [value.get(side, 0) for side in result.sides]
         values.append(value)
     return values
-
-
-@dataclass(frozen=True)
-class Played:
-    """A game as recorded, for replaying and for the record format."""
-
-    rules: Ruleset
-    seating: Seating
-    first_dealer: str
-    hands: tuple[HandRecord, ...]
-
-    def replay(self) -> GameResult:
-        return replay(self.rules, self.seating, self.first_dealer, self.hands)
 
 
 # --- The presets as a whole --------------------------------------------------------------
@@ -454,7 +440,7 @@ def test_moon_bid_only_from_scores_it_is_open_at():
 # --- ten-point (Oklahoma) ----------------------------------------------------------------
 
 TEN = PRESETS["ten-point"]
-TEN_POINT_GAME = Played(
+TEN_POINT_GAME = GameRecord(
     TEN,
     TEAMS,
     "Dee",
@@ -518,7 +504,7 @@ def test_ten_point_settles_by_chips_or_pot_when_asked():
 # --- campbell-ten ------------------------------------------------------------------------
 
 CAMPBELL = PRESETS["campbell-ten"]
-CAMPBELL_TEN_GAME = Played(
+CAMPBELL_TEN_GAME = GameRecord(
     CAMPBELL,
     TEAMS,
     "Dee",
@@ -575,7 +561,7 @@ def test_campbell_ten_game():
 # --- campbell-eleven ---------------------------------------------------------------------
 
 ELEVEN = PRESETS["campbell-eleven"]
-CAMPBELL_ELEVEN_GAME = Played(
+CAMPBELL_ELEVEN_GAME = GameRecord(
     ELEVEN,
     TEAMS,
     "Dee",
@@ -631,7 +617,7 @@ def test_campbell_eleven_five_handed_with_a_called_partner():
 # --- razzle-dazzle -----------------------------------------------------------------------
 
 RAZZLE = PRESETS["razzle-dazzle"]
-RAZZLE_DAZZLE_GAME = Played(
+RAZZLE_DAZZLE_GAME = GameRecord(
     RAZZLE,
     FOUR,
     "Dee",
@@ -699,7 +685,7 @@ def test_bad_partners_are_refused(rules, partner, message):
 # --- wahoo-ten ---------------------------------------------------------------------------
 
 WAHOO = PRESETS["wahoo-ten"]
-WAHOO_TEN_GAME = Played(
+WAHOO_TEN_GAME = GameRecord(
     WAHOO,
     TEAMS,
     "Dee",
@@ -734,7 +720,7 @@ def test_wahoo_ten_game():
 # --- susqy-river -------------------------------------------------------------------------
 
 SUSQY = PRESETS["susqy-river"]
-SUSQY_RIVER_GAME = Played(
+SUSQY_RIVER_GAME = GameRecord(
     SUSQY,
     THREE,
     "Cy",
@@ -793,7 +779,7 @@ def bob_bids(bid: Any, points: dict) -> HandRecord:
     return HandRecord(pitcher="Bob", bid=bid, points=points)
 
 
-ROADHOUSE_GAME = Played(
+ROADHOUSE_GAME = GameRecord(
     ROADHOUSE,
     TWO,
     "Bob",
@@ -850,7 +836,7 @@ def test_roadhouse_a_win_by_two_reached_on_a_point_counts_that_point():
 # --- cell --------------------------------------------------------------------------------
 
 CELL = PRESETS["cell"]
-CELL_GAME = Played(
+CELL_GAME = GameRecord(
     CELL,
     TEAMS,
     "Dee",
@@ -896,7 +882,7 @@ def test_cell_bids_start_at_three():
 # --- seven-point -------------------------------------------------------------------------
 
 SEVEN = PRESETS["seven-point"]
-SEVEN_POINT_GAME = Played(
+SEVEN_POINT_GAME = GameRecord(
     SEVEN,
     TEAMS,
     "Dee",
@@ -927,7 +913,7 @@ def test_seven_point_game():
 # --- seventeen-point ---------------------------------------------------------------------
 
 SEVENTEEN = PRESETS["seventeen-point"]
-SEVENTEEN_POINT_GAME = Played(
+SEVENTEEN_POINT_GAME = GameRecord(
     SEVENTEEN,
     TEAMS,
     "Dee",
@@ -956,7 +942,7 @@ def test_seventeen_point_game():
 # --- maryland-jack -----------------------------------------------------------------------
 
 MARYLAND = PRESETS["maryland-jack"]
-MARYLAND_JACK_GAME = Played(
+MARYLAND_JACK_GAME = GameRecord(
     MARYLAND,
     THREE,
     "Cy",
@@ -1009,7 +995,7 @@ def test_maryland_jack_house_rule_game_by_tens_claimed_by_anybody():
 # --- high-five ---------------------------------------------------------------------------
 
 HIGH_FIVE = PRESETS["high-five"]
-HIGH_FIVE_GAME = Played(
+HIGH_FIVE_GAME = GameRecord(
     HIGH_FIVE,
     TEAMS,
     "Dee",
@@ -1033,7 +1019,7 @@ def test_high_five_game():
 # --- partnership-draw --------------------------------------------------------------------
 
 DRAW_PITCH = PRESETS["partnership-draw"]
-PARTNERSHIP_DRAW_GAME = Played(
+PARTNERSHIP_DRAW_GAME = GameRecord(
     DRAW_PITCH,
     TEAMS,
     "Dee",
@@ -1072,7 +1058,7 @@ def smudge_hand(pitcher: str, bid: str) -> HandRecord:
     return HandRecord(pitcher=pitcher, bid=bid, points=everything(NINE_FIVE, "Us"), all_tricks=True)
 
 
-NINE_FIVE_GAME = Played(
+NINE_FIVE_GAME = GameRecord(
     NINE_FIVE,
     TEAMS,
     "Dee",
@@ -1179,7 +1165,7 @@ def test_nine_five_backdoor_draw_at_minus_200():
 # --- nine-five-hotshot -------------------------------------------------------------------
 
 HOTSHOT = PRESETS["nine-five-hotshot"]
-NINE_FIVE_HOTSHOT_GAME = Played(
+NINE_FIVE_HOTSHOT_GAME = GameRecord(
     HOTSHOT,
     TEAMS,
     "Dee",
@@ -1203,7 +1189,7 @@ def test_nine_five_hotshot_game():
 
 CONNECTICUT = PRESETS["nine-five-connecticut"]
 SWEEP_18 = everything(CONNECTICUT, "Us")
-NINE_FIVE_CONNECTICUT_GAME = Played(
+NINE_FIVE_CONNECTICUT_GAME = GameRecord(
     CONNECTICUT,
     TEAMS,
     "Dee",
@@ -1236,7 +1222,7 @@ def test_nine_five_connecticut_game():
 # --- five-nine-connecticut ---------------------------------------------------------------
 
 FIVE_NINE = PRESETS["five-nine-connecticut"]
-FIVE_NINE_CONNECTICUT_GAME = Played(
+FIVE_NINE_CONNECTICUT_GAME = GameRecord(
     FIVE_NINE,
     TEAMS,
     "Dee",
@@ -1280,7 +1266,7 @@ def test_five_nine_connecticut_game():
 # --- bonanza -----------------------------------------------------------------------------
 
 BONANZA = PRESETS["bonanza"]
-BONANZA_GAME = Played(
+BONANZA_GAME = GameRecord(
     BONANZA,
     TEAMS,
     "Dee",
@@ -1306,7 +1292,7 @@ def test_bonanza_game():
 # --- contway-six -------------------------------------------------------------------------
 
 CONTWAY = PRESETS["contway-six"]
-CONTWAY_SIX_GAME = Played(
+CONTWAY_SIX_GAME = GameRecord(
     CONTWAY,
     TEAMS,
     "Dee",
@@ -1403,7 +1389,7 @@ def test_contway_six_three_handed_each_loser_pays_for_its_hickeys():
 # --- five-point-joker and six-point-joker ------------------------------------------------
 
 FIVE_JOKER = PRESETS["five-point-joker"]
-FIVE_POINT_JOKER_GAME = Played(
+FIVE_POINT_JOKER_GAME = GameRecord(
     FIVE_JOKER,
     THREE,
     "Cy",
@@ -1429,7 +1415,7 @@ def test_five_point_joker_game():
 
 
 SIX_JOKER = PRESETS["six-point-joker"]
-SIX_POINT_JOKER_GAME = Played(
+SIX_POINT_JOKER_GAME = GameRecord(
     SIX_JOKER,
     THREE,
     "Cy",
@@ -1473,7 +1459,7 @@ def test_six_point_joker_has_two_jokers():
 # --- smear -------------------------------------------------------------------------------
 
 SMEAR = PRESETS["smear"]
-SMEAR_GAME = Played(
+SMEAR_GAME = GameRecord(
     SMEAR,
     THREE,
     "Cy",
