@@ -176,17 +176,21 @@ BAD = {
 }
 
 
+def import_refusal(club, user, change) -> str:
+    """The message a backup of ``club`` altered by ``change`` is refused with; the
+    refused import saves nothing."""
+    data = broken(club, change)
+    before = counts()
+    with pytest.raises(RuleError) as refused:
+        club_import(data=data, owner=user)
+    assert counts() == before
+    return str(refused.value)
+
+
 @pytest.mark.parametrize("case", BAD.keys())
 def test_bad_data_is_refused_with_a_message_and_saves_nothing(full_club, user, case):
     change, message = BAD[case]
-    data = broken(full_club, change)
-    before = counts()
-
-    with pytest.raises(RuleError) as refused:
-        club_import(data=data, owner=user)
-
-    assert message in str(refused.value)
-    assert counts() == before
+    assert message in import_refusal(full_club, user, change)
 
 
 def test_data_that_is_not_an_object_is_refused(user):
