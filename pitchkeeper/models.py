@@ -18,6 +18,7 @@ from pitchkeeper.seasons.models import (
     MonthLine,
     Payment,
     RatingPoint,
+    RatingsDue,
     Season,
     StatsZone,
 )
@@ -38,6 +39,7 @@ __all__ = [
     "Payment",
     "Player",
     "RatingPoint",
+    "RatingsDue",
     "Role",
     "Season",
     "Seat",

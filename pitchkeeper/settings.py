@@ -5,6 +5,7 @@ The defaults are for local development; production sets DEBUG=0 and SECRET_KEY.
 
 from __future__ import annotations
 
+import json
 import logging
 import os
 import sys
@@ -56,6 +57,10 @@ INSTALLED_APPS = [
     # The default app config wraps the template loaders so {% partialdef %} partials can be
     # loaded as "template.html#partial"; it replaces APP_DIRS with an explicit loader list.
     "template_partials",
+    # Background tasks (the backport of Django 6's django.tasks) and their database
+    # backend, whose worker is `manage.py db_worker`.
+    "django_tasks",
+    "django_tasks_db",
     "pitchkeeper",
 ]
 
@@ -104,6 +109,24 @@ if not (INVITATION_DAYS.isdecimal() and 1 <= int(INVITATION_DAYS) <= 365):
         f"INVITATION_DAYS must be a whole number of days from 1 to 365, not {INVITATION_DAYS!r}."
     )
 INVITATION_TTL = timedelta(days=int(INVITATION_DAYS))
+
+
+def env_int(name: str, default: int, low: int, high: int) -> int:
+    value = os.environ.get(name, str(default)).strip()
+    if not (value.isdecimal() and low <= int(value) <= high):
+        raise ImproperlyConfigured(f"{name} must be a whole number from {low} to {high}.")
+    return int(value)
+
+
+def env_json(name: str) -> dict:
+    try:
+        value = json.loads(os.environ.get(name) or "{}")
+    except json.JSONDecodeError as error:
+        raise ImproperlyConfigured(f"{name} must be a JSON object: {error}") from None
+    if not isinstance(value, dict):
+        raise ImproperlyConfigured(f"{name} must be a JSON object, not {value!r}.")
+    return value
+
 
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
@@ -304,3 +327,24 @@ STORAGES = {
         ),
     },
 }
+
+# The task queue that re-rates a club after an older game changed (seasons.tasks), so that
+# no request holds the write lock for long. By default the queue is a table of this
+# database and `manage.py db_worker` runs it: no other server. Another backend of
+# django.tasks (RQ, Celery...) is its class path in TASKS_BACKEND, its options as JSON
+# in TASKS_OPTIONS. The tests run tasks as they are queued (the immediate backend) unless
+# they say otherwise.
+TASKS_BACKEND = os.environ.get(
+    "TASKS_BACKEND",
+    "django_tasks.backends.immediate.ImmediateBackend"
+    if TESTING
+    else "django_tasks_db.DatabaseBackend",
+)
+TASKS = {"default": {"BACKEND": TASKS_BACKEND, "OPTIONS": env_json("TASKS_OPTIONS")}}
+# A change re-rates up to this many later games in its own transaction (a few ms each);
+# more are left to the queue, which re-rates RERATE_STEP_GAMES per short transaction.
+RERATE_INLINE_GAMES = env_int("RERATE_INLINE_GAMES", 100, 0, 100_000)
+RERATE_STEP_GAMES = env_int("RERATE_STEP_GAMES", 200, 1, 100_000)
+# A re-rating task queues a check this many seconds on, which carries on should its
+# worker die half-way.
+RERATE_RETRY_SECONDS = env_int("RERATE_RETRY_SECONDS", 60, 0, 86_400)

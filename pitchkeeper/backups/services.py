@@ -42,6 +42,7 @@ from pitchkeeper.seasons.models import (
     MonthLine,
     Payment,
     RatingPoint,
+    RatingsDue,
     Season,
     StatsZone,
 )
@@ -88,6 +89,7 @@ DERIVED: dict[type[models.Model], str] = {
     MonthLine: "the sums of the GameLines, kept as each game is saved",
     MonthCount: "the sums of the GameCounts, kept as each game is saved",
     RatingPoint: "re-rated from each restored game on, in the order the games finished",
+    RatingsDue: "marked and cleared as the restored games are re-rated",
     StatsZone: "recorded as the restored club is made: its statistics are rebuilt in TIME_ZONE",
 }
 # Models that belong to the site, not to a club: a club's backup has nothing of them.

@@ -29,6 +29,7 @@ from pitchkeeper.seasons.models import (
     MonthLine,
 )
 from pitchkeeper.seasons.ratings import RATING_BATCH, ratings_recompute
+from pitchkeeper.seasons.tasks import rerate_from
 from pitchkeeper.seasons.zone import zone_recorded
 
 # The sums a MonthLine keeps, each from the GameLine column of the same name except
@@ -250,7 +251,7 @@ def _replace(game: Game, lines: list[GameLine], counts: list[GameCount]) -> None
     _rollup(game.club_id, lines, counts, sign=1)
     if _rated(old_lines) != _rated(lines):
         moments = [ln.finished_at for ln in [*old_lines, *lines]]
-        ratings_recompute(club_id=game.club_id, since=(min(moments), game.pk))
+        rerate_from(club_id=game.club_id, since=(min(moments), game.pk))
 
 
 def _month_values(line: GameLine) -> dict[str, int]:
@@ -362,7 +363,7 @@ def _refresh_counted(game: Game) -> None:
     for row in [*lines, *counts]:
         row.counted = True
     _rollup(game.club_id, lines, counts, sign=1 if counted else -1)
-    ratings_recompute(club_id=game.club_id, since=(lines[0].finished_at, game.pk))
+    rerate_from(club_id=game.club_id, since=(lines[0].finished_at, game.pk))
 
 
 @receiver(post_save, sender=Game, dispatch_uid="stats_game_flags")
@@ -389,7 +390,7 @@ def _game_deleted(sender: type[Game], instance: Game, **kwargs: Any) -> None:
     GameCount.objects.filter(game=instance).delete()
     _rollup(instance.club_id, lines, counts, sign=-1)
     if any(line.counted for line in lines):
-        ratings_recompute(club_id=instance.club_id, since=(lines[0].finished_at, instance.pk))
+        rerate_from(club_id=instance.club_id, since=(lines[0].finished_at, instance.pk))
 
 
 def stats_rebuild(*, club: Club) -> None:

@@ -230,6 +230,26 @@ class RatingPoint(models.Model):
         return f"player {self.player_id} after game {self.game_id}: {self.mu:.1f}±{self.sigma:.1f}"
 
 
+class RatingsDue(models.Model):
+    """Derived bookkeeping: the club's ratings are right for every counted game before
+    the game (``since_at``, ``since_game``) and still to be re-rated from it on, by
+    seasons.tasks in short steps. No row: every rating is up to date. A change to an
+    older game moves the mark back; each step moves it on in the same transaction as
+    the ratings it wrote, so that a step cut short leaves it where it was."""
+
+    club = models.OneToOneField(
+        Club, on_delete=models.CASCADE, primary_key=True, related_name="ratings_due"
+    )
+    since_at = models.DateTimeField()
+    # Not a foreign key: the game a re-rating starts from may have been deleted.
+    since_game = models.BigIntegerField()
+    # When the mark last moved: a re-rating that stopped moving shows here.
+    moved_at = models.DateTimeField(auto_now=True)
+
+    def __str__(self) -> str:
+        return f"ratings of club {self.club_id} due from game {self.since_game}"
+
+
 class Payment(models.Model):
     """Chips one player paid another to settle the ledger; it reduces both balances.
     Recorded on a season's ledger (and always on the all-time one)."""

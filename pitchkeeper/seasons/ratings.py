@@ -1,8 +1,14 @@
-"""The rating of every player of a club, game by game in the order they finished."""
+"""The rating of every player of a club, game by game in the order they finished.
+
+A change to a game re-rates every later game. A few are re-rated at once, in the
+change's own transaction; a longer history is marked due from that game on
+(``RatingsDue``) and re-rated by seasons.tasks in short steps, each its own
+transaction, so that no request waits on the whole history."""
 
 from __future__ import annotations
 
 import itertools
+from collections.abc import Iterator
 from datetime import datetime
 from typing import Any
 
@@ -13,6 +19,7 @@ from pitchkeeper.clubs.models import Player
 from pitchkeeper.seasons.models import (
     GameLine,
     RatingPoint,
+    RatingsDue,
 )
 
 # openskill's Plackett-Luce model: ranks any number of sides of any size, teams too.
@@ -44,12 +51,13 @@ def _latest_rating(before: Q) -> QuerySet[RatingPoint]:
     )
 
 
-def ratings_recompute(*, club_id: int, since: tuple[datetime, int] | None = None) -> int:
-    """Re-rate, in the order they finished, every counted game of the club from
-    ``since`` (a finish time and a game id) on, each player starting from their rating
-    just before it; None re-rates everything. Returns the number of games rated."""
-    after = _after(since) if since else Q()
-    RatingPoint.objects.filter(after, club_id=club_id).delete()
+Key = tuple[datetime, int]
+
+
+def _ratings_from(*, club_id: int, since: Key | None) -> Iterator[tuple[Key, list[RatingPoint]]]:
+    """Every counted game of the club from ``since`` on (all for None), in the order
+    they finished, with the rating points it gives, each player starting from their
+    rating just before ``since``."""
     current: dict[int, Any] = {}
     if since:
         latest = _latest_rating(_before(since))
@@ -60,12 +68,10 @@ def ratings_recompute(*, club_id: int, since: tuple[datetime, int] | None = None
             if mu is not None:
                 current[player_id] = RATING_MODEL.rating(mu=mu, sigma=sigma)
     rows = (
-        GameLine.objects.filter(after, club_id=club_id, counted=True)
+        GameLine.objects.filter(_after(since) if since else Q(), club_id=club_id, counted=True)
         .order_by("finished_at", "game_id", "place", "side", "player_id")
         .values_list("game_id", "finished_at", "player_id", "side", "place")
     )
-    points: list[RatingPoint] = []
-    rated = 0
     for (game_id, finished_at), seats in itertools.groupby(
         rows.iterator(chunk_size=RATING_BATCH), key=lambda row: (row[0], row[1])
     ):
@@ -74,26 +80,95 @@ def ratings_recompute(*, club_id: int, since: tuple[datetime, int] | None = None
         for _game, _at, player_id, side, place in seats:
             sides.setdefault(side, []).append(player_id)
             ranks[side] = place
-        if len(sides) < 2:
-            continue
-        teams = [[current.get(p) or RATING_MODEL.rating() for p in ps] for ps in sides.values()]
-        new = RATING_MODEL.rate(teams, ranks=list(ranks.values()))
-        for members, ratings in zip(sides.values(), new, strict=True):
-            for player_id, rating in zip(members, ratings, strict=True):
-                current[player_id] = rating
-                points.append(
-                    RatingPoint(
-                        club_id=club_id,
-                        game_id=game_id,
-                        player_id=player_id,
-                        finished_at=finished_at,
-                        mu=rating.mu,
-                        sigma=rating.sigma,
+        points: list[RatingPoint] = []
+        if len(sides) >= 2:
+            teams = [[current.get(p) or RATING_MODEL.rating() for p in ps] for ps in sides.values()]
+            new = RATING_MODEL.rate(teams, ranks=list(ranks.values()))
+            for members, ratings in zip(sides.values(), new, strict=True):
+                for player_id, rating in zip(members, ratings, strict=True):
+                    current[player_id] = rating
+                    points.append(
+                        RatingPoint(
+                            club_id=club_id,
+                            game_id=game_id,
+                            player_id=player_id,
+                            finished_at=finished_at,
+                            mu=rating.mu,
+                            sigma=rating.sigma,
+                        )
                     )
-                )
-        rated += 1
+        yield (finished_at, game_id), points
+
+
+def ratings_recompute(*, club_id: int) -> int:
+    """Re-rate every counted game of the club, in the order they finished (after a bulk
+    load, and in stats_rebuild). Returns the number of games rated."""
+    RatingsDue.objects.filter(club_id=club_id).delete()
+    RatingPoint.objects.filter(club_id=club_id).delete()
+    points: list[RatingPoint] = []
+    rated = 0
+    for _key, new in _ratings_from(club_id=club_id, since=None):
+        points += new
+        rated += bool(new)
         if len(points) >= RATING_BATCH:
             RatingPoint.objects.bulk_create(points)
             points = []
     RatingPoint.objects.bulk_create(points)
     return rated
+
+
+def _rerate(*, club_id: int, since: Key, games: int) -> Key | None:
+    """Re-rate up to ``games`` counted games from ``since`` on, replacing the rating
+    points from ``since`` up to the next game left (all of them when none is left).
+    Returns that next game, or None when the ratings are up to date. Only the points it
+    replaces are deleted: the later ones stay, as they were, until their turn."""
+    points: list[RatingPoint] = []
+    until: Key | None = None
+    for count, (key, new) in enumerate(_ratings_from(club_id=club_id, since=since)):
+        if count == games:
+            until = key
+            break
+        points += new
+    upto = _before(until) if until else Q()
+    RatingPoint.objects.filter(_after(since), upto, club_id=club_id).delete()
+    RatingPoint.objects.bulk_create(points)
+    return until
+
+
+def ratings_changed(*, club_id: int, since: Key, games: int) -> bool:
+    """A change at ``since`` (a game's finish time and id) for the ratings from there on:
+    the first ``games`` games re-rated at once when none were due; whatever is left
+    marked due, from ``since`` or from where it already was, if earlier. Call it in the
+    change's transaction. Returns whether the ratings are due (for seasons.tasks)."""
+    due = RatingsDue.objects.select_for_update().filter(club_id=club_id).first()
+    if due is None:
+        until = _rerate(club_id=club_id, since=since, games=games) if games else since
+        if until is None:
+            return False
+        RatingsDue.objects.create(club_id=club_id, since_at=until[0], since_game=until[1])
+    elif since < (due.since_at, due.since_game):
+        due.since_at, due.since_game = since
+        due.save()
+    return True
+
+
+def ratings_catch_up(*, club_id: int, games: int) -> bool:
+    """One step of a due re-rating: up to ``games`` games from the club's mark on, and
+    the mark moved past them (removed at the end), in the caller's transaction. Run
+    again, a step interrupted or repeated does the same work again: nothing is lost or
+    counted twice. Returns whether the ratings are up to date."""
+    due = RatingsDue.objects.select_for_update().filter(club_id=club_id).first()
+    if due is None:
+        return True
+    until = _rerate(club_id=club_id, since=(due.since_at, due.since_game), games=games)
+    if until is None:
+        due.delete()
+        return True
+    due.since_at, due.since_game = until
+    due.save()
+    return False
+
+
+def ratings_pending(*, club_id: int) -> bool:
+    """Whether some of the club's ratings are still being brought up to date."""
+    return RatingsDue.objects.filter(club_id=club_id).exists()

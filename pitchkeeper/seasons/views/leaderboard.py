@@ -11,6 +11,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
 from pitchkeeper.clubs.access import club_view
+from pitchkeeper.seasons.ratings import ratings_pending
 from pitchkeeper.seasons.standings import (
     Leaderboard,
     Standing,
@@ -183,6 +184,7 @@ def leaderboard_page(request: HttpRequest) -> HttpResponse:
     ]
     context = {
         **_picker(request, span),
+        "rerating": ratings_pending(club_id=_club(request).pk),
         "headers": headers,
         "rows": [(s, [c.text(s) for c in columns]) for s in standings],
         "sort": sort,

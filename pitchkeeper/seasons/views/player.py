@@ -12,6 +12,7 @@ from django.views.decorators.http import require_GET
 from pitchkeeper.clubs.access import club_player, club_view
 from pitchkeeper.core.limits import page_number
 from pitchkeeper.games.words import preset_label
+from pitchkeeper.seasons.ratings import ratings_pending
 from pitchkeeper.seasons.standings import (
     bid_order,
     player_stats,
@@ -138,6 +139,7 @@ def player_page(request: HttpRequest, pk: int) -> HttpResponse:
     standing = found.standing
     context = {
         **_picker(request, span),
+        "rerating": ratings_pending(club_id=player.club_id),
         "player": player,
         "stats": found,
         "standing": standing,
