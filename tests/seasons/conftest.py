@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from functools import partial
+
 import pytest
 
 from pitchkeeper.clubs.models import Player
@@ -14,3 +16,14 @@ def season_games(make_game, club):
     smudge_game(make_game)
     team_game(make_game)
     return Player.objects.get(name="Bob")
+
+
+@pytest.fixture
+def queued(settings, django_capture_on_commit_callbacks):
+    """Every change leaves its re-rating to the task queue (no game re-rated at once,
+    one game a step), and ``with queued(): change()`` runs what the change queued as
+    the block ends: a test's transaction never commits, so the tasks a commit would
+    queue are run then, through the test settings' immediate backend."""
+    settings.RERATE_INLINE_GAMES = 0
+    settings.RERATE_STEP_GAMES = 1
+    return partial(django_capture_on_commit_callbacks, execute=True)
