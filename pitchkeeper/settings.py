@@ -341,10 +341,11 @@ TASKS_BACKEND = os.environ.get(
     else "django_tasks_db.DatabaseBackend",
 )
 TASKS = {"default": {"BACKEND": TASKS_BACKEND, "OPTIONS": env_json("TASKS_OPTIONS")}}
-# A change re-rates up to this many later games in its own transaction (a few ms each);
-# more are left to the queue, which re-rates RERATE_STEP_GAMES per short transaction.
-RERATE_INLINE_GAMES = env_int("RERATE_INLINE_GAMES", 100, 0, 100_000)
-RERATE_STEP_GAMES = env_int("RERATE_STEP_GAMES", 200, 1, 100_000)
+# A change re-rates up to this many later games in its own transaction (about 0.3 ms
+# each on a small machine, bench/bench_edit.py); more are left to the queue, which
+# re-rates RERATE_STEP_GAMES per transaction. Both bound how long the write lock is held.
+RERATE_INLINE_GAMES = env_int("RERATE_INLINE_GAMES", 25, 0, 100_000)
+RERATE_STEP_GAMES = env_int("RERATE_STEP_GAMES", 100, 1, 100_000)
 # A re-rating task queues a check this many seconds on, which carries on should its
 # worker die half-way.
-RERATE_RETRY_SECONDS = env_int("RERATE_RETRY_SECONDS", 60, 0, 86_400)
+RERATE_RETRY_SECONDS = env_int("RERATE_RETRY_SECONDS", 60, 1, 86_400)

@@ -136,11 +136,13 @@ def test_a_database_from_before_the_domains_migrates_with_nothing_lost(tmp_path)
 
     after = _tables(database)
     assert {name: after[name] for name in before} == before
-    # The tables added since: the health check's row (written by the first check) and
-    # the time zone each club's statistics were built in.
+    # The tables added since: the health check's row (written by the first check),
+    # the time zone each club's statistics were built in, and where ratings are still
+    # due (nowhere: the migrated statistics are whole).
     assert {name: n for name, n in after.items() if name not in before} == {
         "pitchkeeper_heartbeat": 0,
         "pitchkeeper_statszone": 1,
+        "pitchkeeper_ratingsdue": 0,
     }
     # The invitations already made expire a week after the migration.
     with closing(sqlite3.connect(database)) as db:

@@ -12,6 +12,7 @@ from collections.abc import Iterator
 from datetime import datetime
 from typing import Any
 
+from django.db import connection
 from django.db.models import OuterRef, Q, QuerySet, Subquery
 from openskill.models import PlackettLuce
 
@@ -54,7 +55,13 @@ def _latest_rating(before: Q) -> QuerySet[RatingPoint]:
 Key = tuple[datetime, int]
 
 
-def _ratings_from(*, club_id: int, since: Key | None) -> Iterator[tuple[Key, list[RatingPoint]]]:
+# A rating point as written: club, game, player, finish time (in the column's stored
+# form), mu and sigma.
+Row = tuple[int, int, int, Any, float, float]
+COLUMNS = ("club_id", "game_id", "player_id", "finished_at", "mu", "sigma")
+
+
+def _ratings_from(*, club_id: int, since: Key | None) -> Iterator[tuple[Key, list[Row]]]:
     """Every counted game of the club from ``since`` on (all for None), in the order
     they finished, with the rating points it gives, each player starting from their
     rating just before ``since``."""
@@ -80,24 +87,30 @@ def _ratings_from(*, club_id: int, since: Key | None) -> Iterator[tuple[Key, lis
         for _game, _at, player_id, side, place in seats:
             sides.setdefault(side, []).append(player_id)
             ranks[side] = place
-        points: list[RatingPoint] = []
+        points: list[Row] = []
         if len(sides) >= 2:
+            stored_at = connection.ops.adapt_datetimefield_value(finished_at)
             teams = [[current.get(p) or RATING_MODEL.rating() for p in ps] for ps in sides.values()]
             new = RATING_MODEL.rate(teams, ranks=list(ranks.values()))
             for members, ratings in zip(sides.values(), new, strict=True):
                 for player_id, rating in zip(members, ratings, strict=True):
                     current[player_id] = rating
-                    points.append(
-                        RatingPoint(
-                            club_id=club_id,
-                            game_id=game_id,
-                            player_id=player_id,
-                            finished_at=finished_at,
-                            mu=rating.mu,
-                            sigma=rating.sigma,
-                        )
-                    )
+                    points.append((club_id, game_id, player_id, stored_at, rating.mu, rating.sigma))
         yield (finished_at, game_id), points
+
+
+def _insert(rows: list[Row]) -> None:
+    """Rating points written with one prepared statement: Django's bulk_create makes a
+    model and prepares every field of every row in Python, which was most of the time
+    a re-rating held the write lock."""
+    if not rows:
+        return
+    quote = connection.ops.quote_name
+    columns = ", ".join(quote(name) for name in COLUMNS)
+    marks = ", ".join(["%s"] * len(COLUMNS))
+    sql = f"INSERT INTO {quote(RatingPoint._meta.db_table)} ({columns}) VALUES ({marks})"
+    with connection.cursor() as cursor:
+        cursor.executemany(sql, rows)
 
 
 def ratings_recompute(*, club_id: int) -> int:
@@ -105,15 +118,15 @@ def ratings_recompute(*, club_id: int) -> int:
     load, and in stats_rebuild). Returns the number of games rated."""
     RatingsDue.objects.filter(club_id=club_id).delete()
     RatingPoint.objects.filter(club_id=club_id).delete()
-    points: list[RatingPoint] = []
+    points: list[Row] = []
     rated = 0
     for _key, new in _ratings_from(club_id=club_id, since=None):
         points += new
         rated += bool(new)
         if len(points) >= RATING_BATCH:
-            RatingPoint.objects.bulk_create(points)
+            _insert(points)
             points = []
-    RatingPoint.objects.bulk_create(points)
+    _insert(points)
     return rated
 
 
@@ -122,7 +135,7 @@ def _rerate(*, club_id: int, since: Key, games: int) -> Key | None:
     points from ``since`` up to the next game left (all of them when none is left).
     Returns that next game, or None when the ratings are up to date. Only the points it
     replaces are deleted: the later ones stay, as they were, until their turn."""
-    points: list[RatingPoint] = []
+    points: list[Row] = []
     until: Key | None = None
     for count, (key, new) in enumerate(_ratings_from(club_id=club_id, since=since)):
         if count == games:
@@ -131,7 +144,7 @@ def _rerate(*, club_id: int, since: Key, games: int) -> Key | None:
         points += new
     upto = _before(until) if until else Q()
     RatingPoint.objects.filter(_after(since), upto, club_id=club_id).delete()
-    RatingPoint.objects.bulk_create(points)
+    _insert(points)
     return until
 
 

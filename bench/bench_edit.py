@@ -1,0 +1,430 @@
+"""Benchmark: how long an edit of an old game holds SQLite's write lock, and how long a
+hand saved at another table meanwhile waits, with the re-rating of the later games
+queued (as the app runs) and done all at once in the edit's transaction (as before).
+
+Not a test (timings depend on the machine): run it by hand, from the repository root,
+
+    .venv/bin/python bench/bench_edit.py [--games 200] [--rounds 7]
+    .venv/bin/python bench/bench_edit.py --database /tmp/league.sqlite3   # keep/reuse it
+
+The league is made by ``manage.py generate_league --seed 1`` (in a temporary folder, or
+in --database, reused when it already holds a league). An old game (among the first of
+the league) is edited so that its places change: a hand's points swapped between two
+players, found by replaying candidates through the engine; the next edit puts it back,
+so every round edits the same game and every edit changes places (checked each time
+on the game's rows). Meanwhile a second process, the other table, records a hand in a
+game of its own and takes it back, over and over, and times every save.
+
+Each round runs both cases in a fresh random order:
+
+- **queued**: the app as it is. The edit re-rates RERATE_INLINE_GAMES games in its
+  own transaction and queues the rest; then the database backend's worker (the code
+  of ``manage.py db_worker``, run here in-process with ``--batch``) takes the task and
+  re-rates RERATE_STEP_GAMES games per transaction.
+- **all at once**: RERATE_INLINE_GAMES past the league's size, so that the edit's own
+  transaction re-rates every later game, as every edit did before the queue.
+
+A write transaction's hold of the lock is timed from its BEGIN IMMEDIATE (which takes
+the lock) to the end of its COMMIT, for every transaction of the edit and the worker.
+The other table's wait is its longest save while the edit and the re-rating ran, less
+its median save when nothing else writes. At the end the stored ratings are checked
+against a full re-rating from the first game.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import random
+import sqlite3
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+import django_setup
+
+CLUB_NAME = "Synthetic league"
+CASES = ("queued", "all at once")
+# Seconds the other table saves alone before and after each edit, and between saves.
+QUIET = 0.3
+PAUSE = 0.05
+
+
+# ---- Timing every write transaction's hold of the lock ----
+
+
+@dataclass
+class Holds:
+    """The holds of the write lock by this process's connection, in seconds."""
+
+    begun: float | None = None
+    spans: list[float] = field(default_factory=list)
+
+    def install(self) -> None:
+        from django.db import connection
+
+        connection.ensure_connection()
+        connection.execute_wrappers.append(self._execute)
+        for name in ("commit", "rollback"):
+            setattr(connection, name, self._ending(getattr(connection, name)))
+
+    def _execute(self, execute: Any, sql: str, params: Any, many: bool, context: Any) -> Any:
+        result = execute(sql, params, many, context)
+        if sql.startswith("BEGIN"):
+            self.begun = time.monotonic()
+        return result
+
+    def _ending(self, end: Any) -> Any:
+        def ended(*args: Any, **kwargs: Any) -> Any:
+            try:
+                return end(*args, **kwargs)
+            finally:
+                if self.begun is not None:
+                    self.spans.append(time.monotonic() - self.begun)
+                    self.begun = None
+
+        return ended
+
+    def take(self) -> list[float]:
+        spans, self.spans = self.spans, []
+        return spans
+
+
+# ---- The other table: a separate process saving hands ----
+
+
+def other_table(game_id: int) -> None:
+    """Save a hand in ``game_id`` and take it back, over and over, between a "go" and
+    a "stop" line on stdin; after each stop print the saves as JSON [start, seconds]."""
+    from pitchkeeper.games.hands import hand_delete, hand_record
+    from pitchkeeper.games.models import Game
+    from pitchkeeper.games.replay import game_state
+    from pitchkeeper.rules import HandRecord
+
+    game = Game.objects.get(pk=game_id)
+    pitcher = game_state(game=game).record.seating.players[0]
+    points = {"high": pitcher, "low": pitcher, "jack": None, "game": pitcher}
+    hand = HandRecord(pitcher=pitcher, bid=2, points=points)
+    running = threading.Event()
+    saves: list[tuple[float, float]] = []
+
+    def loop() -> None:
+        while True:
+            running.wait()
+            start = time.monotonic()
+            state = hand_record(game=game, record=hand)
+            saves.append((start, time.monotonic() - start))
+            hand_delete(game=game, number=len(state.hands))
+            # A pause, as between two hands (if far shorter): saved back to back, the
+            # table would take the lock again before the busy wait of the other writer
+            # polls for it.
+            time.sleep(PAUSE)
+
+    threading.Thread(target=loop, daemon=True).start()
+    for line in sys.stdin:
+        if line.strip() == "go":
+            saves.clear()
+            running.set()
+        elif line.strip() == "stop":
+            running.clear()
+            time.sleep(QUIET)  # a save under way ends
+            print(json.dumps(saves), flush=True)
+
+
+class Table:
+    """The other table's process, driven over its stdin and stdout."""
+
+    def __init__(self, database: Path, game_id: int) -> None:
+        self.process = subprocess.Popen(
+            [sys.executable, __file__, "--database", str(database), "--other-table", str(game_id)],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+
+    def go(self) -> None:
+        assert self.process.stdin is not None
+        self.process.stdin.write("go\n")
+        self.process.stdin.flush()
+
+    def stop(self) -> list[tuple[float, float]]:
+        assert self.process.stdin is not None and self.process.stdout is not None
+        self.process.stdin.write("stop\n")
+        self.process.stdin.flush()
+        return [tuple(save) for save in json.loads(self.process.stdout.readline())]
+
+    def close(self) -> None:
+        assert self.process.stdin is not None
+        self.process.stdin.close()
+        self.process.wait(timeout=30)
+
+
+# ---- The league, the edit and the other table's game ----
+
+
+def league(games: int, seed: int) -> Any:
+    from django.core.management import call_command
+
+    from pitchkeeper.clubs.models import Club
+
+    call_command("migrate", verbosity=0)
+    club = Club.objects.filter(name=CLUB_NAME).first()
+    if club is None:
+        print(f"Generating a league of {games} games (seed {seed})...", flush=True)
+        call_command("generate_league", games=games, seed=seed, club=CLUB_NAME, stdout=sys.stderr)
+        club = Club.objects.get(name=CLUB_NAME)
+    return club
+
+
+@dataclass(frozen=True)
+class Edit:
+    game_id: int
+    number: int
+    records: tuple[Any, Any]  # the hand as stored, and as edited
+
+
+def places_of(result: Any) -> dict[str, int]:
+    from pitchkeeper.seasons.derive import places
+
+    return places(result) if result.finished else {}
+
+
+def find_edit(club: Any) -> Edit:
+    """An early game, one of whose hands, with its points swapped between two players,
+    gives the game other places (still finished)."""
+    from pitchkeeper.games.replay import games_replayed
+    from pitchkeeper.rules import RuleError
+
+    early = club.games.exclude(finished_at=None).order_by("finished_at", "pk")[:50]
+    pks = list(early.values_list("pk", flat=True))
+    for state in games_replayed(games=club.games.filter(pk__in=pks).order_by("finished_at")):
+        record, names = state.record, state.record.seating.players
+        for index, hand in enumerate(record.hands):
+            taken = {v for v in (hand.points or {}).values() if isinstance(v, str)}
+            for one in taken & set(names):
+                for other in set(names) - {one}:
+                    swap = {one: other, other: one}
+                    points = {k: swap.get(v, v) for k, v in hand.points.items()}
+                    hands = list(record.hands)
+                    hands[index] = replace(hand, points=points)
+                    try:
+                        result = replace(record, hands=tuple(hands)).replay()
+                    except RuleError:  # a swap the rules refuse is no candidate
+                        continue
+                    if result.finished and places_of(result) != places_of(state.result):
+                        return Edit(state.game.pk, index + 1, (hand, hands[index]))
+    raise SystemExit("no early game found whose places an edit changes")
+
+
+def table_game(club: Any) -> int:
+    """A new game of three of the league's players, with one hand, for the other table."""
+    from pitchkeeper.games.hands import hand_record
+    from pitchkeeper.games.services import game_create
+    from pitchkeeper.rules import HandRecord, resolve_rules
+
+    players = list(club.players.order_by("pk")[:3])
+    state = game_create(players=players, first_dealer=players[0], rules=resolve_rules("setback"))
+    first = players[1].name
+    points = {"high": first, "low": first, "jack": None, "game": first}
+    hand_record(game=state.game, record=HandRecord(pitcher=first, bid=2, points=points))
+    return state.game.pk
+
+
+# ---- The rounds ----
+
+
+@dataclass
+class Round:
+    case: str
+    edit_hold: float
+    longest_hold: float
+    transactions: int
+    total: float
+    saves: int
+    longest_save: float
+
+
+def run_case(case: str, edit: Edit, flip: int, club: Any, holds: Holds, table: Table) -> Round:
+    from django.conf import settings
+    from django.core.management import call_command
+
+    from pitchkeeper.games.hands import hand_edit
+    from pitchkeeper.games.models import Game
+    from pitchkeeper.seasons.models import GameLine, RatingsDue
+
+    settings.RERATE_INLINE_GAMES = 10**9 if case == "all at once" else INLINE
+    game = Game.objects.get(pk=edit.game_id)
+    before = sorted(GameLine.objects.filter(game=game).values_list("player_id", "place"))
+    table.go()
+    time.sleep(QUIET)
+    holds.take()
+    start = time.monotonic()
+    hand_edit(game=game, number=edit.number, record=edit.records[1 - flip])
+    edit_spans = holds.take()
+    if case == "queued":
+        call_command("db_worker", batch=True, reload=False, startup_delay=False, verbosity=0)
+    spans = edit_spans + holds.take()
+    end = time.monotonic()
+    time.sleep(QUIET)
+    saves = table.stop()
+    after = sorted(GameLine.objects.filter(game=game).values_list("player_id", "place"))
+    if after == before:
+        raise SystemExit(f"the edit did not change the places of game {game.pk}")
+    if RatingsDue.objects.filter(club=club).exists():
+        raise SystemExit("the ratings were left due")
+    during = [seconds for at, seconds in saves if at < end and at + seconds > start]
+    if not during:
+        raise SystemExit("the other table saved nothing meanwhile")
+    return Round(
+        case,
+        max(edit_spans),
+        max(spans),
+        len(spans),
+        end - start,
+        len(during),
+        max(during),
+    )
+
+
+def quiet_saves(table: Table) -> float:
+    """The other table's median save with nothing else writing."""
+    table.go()
+    time.sleep(2)
+    saves = table.stop()
+    return statistics.median(seconds for _at, seconds in saves)
+
+
+def ratings_match(club: Any) -> None:
+    """The stored ratings equal a full re-rating from the first game (not written)."""
+    from pitchkeeper.seasons.models import RatingPoint
+    from pitchkeeper.seasons.ratings import _ratings_from
+
+    fresh = {
+        (game, player): (round(mu, 9), round(sigma, 9))
+        for _key, points in _ratings_from(club_id=club.pk, since=None)
+        for _club, game, player, _at, mu, sigma in points
+    }
+    stored = {
+        (game, player): (round(mu, 9), round(sigma, 9))
+        for game, player, mu, sigma in RatingPoint.objects.filter(club=club).values_list(
+            "game_id", "player_id", "mu", "sigma"
+        )
+    }
+    if fresh != stored:
+        raise SystemExit("the stored ratings differ from a full re-rating")
+
+
+INLINE = 0
+
+
+def report(options: argparse.Namespace, database: Path) -> None:
+    global INLINE
+    import django
+    from django.conf import settings
+
+    from pitchkeeper.seasons.models import GameLine
+
+    club = league(options.games, options.seed)
+    INLINE = settings.RERATE_INLINE_GAMES
+    games = club.games.exclude(finished_at=None).count()
+    edit = find_edit(club)
+    game = club.games.get(pk=edit.game_id)
+    later = (
+        GameLine.objects.filter(club=club, counted=True, finished_at__gt=game.finished_at)
+        .values("game")
+        .distinct()
+        .count()
+    )
+    table = Table(database, table_game(club))
+    holds = Holds()
+    holds.install()
+    try:
+        quiet = quiet_saves(table)
+        rng = random.Random(options.seed)
+        rounds: list[Round] = []
+        flip = 0
+        for number in range(options.warm_up + options.rounds):
+            order = list(CASES)
+            rng.shuffle(order)
+            for case in order:
+                found = run_case(case, edit, flip, club, holds, table)
+                flip = 1 - flip
+                if number >= options.warm_up:
+                    rounds.append(found)
+                    print(
+                        f"round {number - options.warm_up + 1} {case:>11}: edit holds "
+                        f"{found.edit_hold * 1000:8.1f} ms, longest hold "
+                        f"{found.longest_hold * 1000:8.1f} ms in {found.transactions:3} "
+                        f"transactions, all done in {found.total * 1000:8.1f} ms; other "
+                        f"table: {found.saves:3} saves, longest "
+                        f"{found.longest_save * 1000:8.1f} ms",
+                        flush=True,
+                    )
+        ratings_match(club)
+    finally:
+        table.close()
+
+    print()
+    print(
+        f"Python {platform.python_version()}, Django {django.get_version()}, SQLite "
+        f"{sqlite3.sqlite_version}, {os.cpu_count()} CPUs, load average "
+        f"{os.getloadavg()[0]:.1f}; {games} finished games, the edited game (id {game.pk}, "
+        f"hand {edit.number}) followed by {later} counted games; RERATE_INLINE_GAMES "
+        f"{INLINE}, RERATE_STEP_GAMES {settings.RERATE_STEP_GAMES}; the other table's "
+        f"save alone: median {quiet * 1000:.1f} ms"
+    )
+    print()
+    print(
+        "| case | edit's hold ms | longest hold ms | transactions | until re-rated ms "
+        "| other table's longest save ms | its wait ms |"
+    )
+    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: |")
+    for case in CASES:
+        mine = [r for r in rounds if r.case == case]
+
+        def median(name: str, mine: list[Round] = mine) -> float:
+            return statistics.median(getattr(r, name) for r in mine) * 1000
+
+        print(
+            f"| {case} | {median('edit_hold'):.1f} | {median('longest_hold'):.1f} | "
+            f"{statistics.median(r.transactions for r in mine):.0f} | {median('total'):.0f} | "
+            f"{median('longest_save'):.1f} | {median('longest_save') - quiet * 1000:.1f} |"
+        )
+    print(f"\nMedians of {options.rounds} rounds; the stored ratings equal a full re-rating.")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", type=int, default=200)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--rounds", type=int, default=7)
+    parser.add_argument("--warm-up", type=int, default=1)
+    parser.add_argument("--database", type=Path, help="keep (or reuse) the league here")
+    parser.add_argument("--other-table", type=int, metavar="GAME", help=argparse.SUPPRESS)
+    options = parser.parse_args()
+    # The worker's line per task, not the figures, would fill the screen.
+    os.environ.setdefault("LOG_LEVEL", "WARNING")
+    if options.other_table:
+        django_setup.configure(options.database)
+        other_table(options.other_table)
+        return
+    if options.database:
+        django_setup.configure(options.database.resolve())
+        report(options, options.database.resolve())
+        return
+    with tempfile.TemporaryDirectory(prefix="pitchkeeper-bench-") as folder:
+        database = Path(folder) / "league.sqlite3"
+        django_setup.configure(database)
+        report(options, database)
+
+
+if __name__ == "__main__":
+    main()
