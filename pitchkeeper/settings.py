@@ -346,6 +346,9 @@ TASKS = {"default": {"BACKEND": TASKS_BACKEND, "OPTIONS": env_json("TASKS_OPTION
 # re-rates RERATE_STEP_GAMES per transaction. Both bound how long the write lock is held.
 RERATE_INLINE_GAMES = env_int("RERATE_INLINE_GAMES", 25, 0, 100_000)
 RERATE_STEP_GAMES = env_int("RERATE_STEP_GAMES", 100, 1, 100_000)
+# The queue's pause between two steps, longer than the longest sleep of SQLite's busy
+# wait (100 ms), so that a hand waiting for the lock is saved before the next step.
+RERATE_PAUSE_MS = env_int("RERATE_PAUSE_MS", 150, 0, 60_000)
 # A re-rating task queues a check this many seconds on, which carries on should its
 # worker die half-way.
 RERATE_RETRY_SECONDS = env_int("RERATE_RETRY_SECONDS", 60, 1, 86_400)

@@ -28,6 +28,8 @@ RATING_MODEL = PlackettLuce()
 
 
 RATING_BATCH = 5000
+# Seats at most games have (more only cost another read).
+SEATS = 6
 
 
 def _after(since: tuple[datetime, int]) -> Q:
@@ -61,10 +63,13 @@ Row = tuple[int, int, int, Any, float, float]
 COLUMNS = ("club_id", "game_id", "player_id", "finished_at", "mu", "sigma")
 
 
-def _ratings_from(*, club_id: int, since: Key | None) -> Iterator[tuple[Key, list[Row]]]:
+def _ratings_from(
+    *, club_id: int, since: Key | None, games: int | None = None
+) -> Iterator[tuple[Key, list[Row]]]:
     """Every counted game of the club from ``since`` on (all for None), in the order
     they finished, with the rating points it gives, each player starting from their
-    rating just before ``since``."""
+    rating just before ``since``. ``games``: about how many will be taken, so that a
+    short step reads little more than those from the database."""
     current: dict[int, Any] = {}
     if since:
         latest = _latest_rating(_before(since))
@@ -79,8 +84,9 @@ def _ratings_from(*, club_id: int, since: Key | None) -> Iterator[tuple[Key, lis
         .order_by("finished_at", "game_id", "place", "side", "player_id")
         .values_list("game_id", "finished_at", "player_id", "side", "place")
     )
+    chunk = RATING_BATCH if games is None else min(RATING_BATCH, (games + 1) * SEATS)
     for (game_id, finished_at), seats in itertools.groupby(
-        rows.iterator(chunk_size=RATING_BATCH), key=lambda row: (row[0], row[1])
+        rows.iterator(chunk_size=chunk), key=lambda row: (row[0], row[1])
     ):
         sides: dict[str, list[int]] = {}
         ranks: dict[str, int] = {}
@@ -137,7 +143,7 @@ def _rerate(*, club_id: int, since: Key, games: int) -> Key | None:
     replaces are deleted: the later ones stay, as they were, until their turn."""
     points: list[Row] = []
     until: Key | None = None
-    for count, (key, new) in enumerate(_ratings_from(club_id=club_id, since=since)):
+    for count, (key, new) in enumerate(_ratings_from(club_id=club_id, since=since, games=games)):
         if count == games:
             until = key
             break

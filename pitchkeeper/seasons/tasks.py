@@ -12,6 +12,7 @@ defer a task), which carries on from the mark if it is still there."""
 from __future__ import annotations
 
 import logging
+import time
 from datetime import timedelta
 from functools import partial
 
@@ -33,11 +34,15 @@ def ratings_rerate(club_id: int) -> int:
         later = timezone.now() + timedelta(seconds=settings.RERATE_RETRY_SECONDS)
         ratings_rerate.using(run_after=later).enqueue(club_id)
     steps = 0
-    done = False
-    while not done:
+    while True:
         with transaction.atomic():
             done = ratings_catch_up(club_id=club_id, games=settings.RERATE_STEP_GAMES)
         steps += 1
+        if done:
+            break
+        # Steps back to back would starve a hand saved meanwhile: SQLite's busy wait
+        # polls for the lock, and the next step would take it again first.
+        time.sleep(settings.RERATE_PAUSE_MS / 1000)
     logger.info("Club %s re-rated in %s steps", club_id, steps)
     return steps
 

@@ -178,6 +178,7 @@ def test_the_database_backend_runs_the_task_in_its_worker(settings, make_game, c
     games = league(make_game)
     settings.RERATE_INLINE_GAMES = 0
     settings.RERATE_STEP_GAMES = 1
+    settings.RERATE_PAUSE_MS = 0
     edit_first_hand(games[0])
     [task] = DBTaskResult.objects.all()
     assert task.task_path == "pitchkeeper.seasons.tasks.ratings_rerate"
@@ -202,7 +203,7 @@ def test_a_worker_killed_half_way_leaves_the_work_to_the_next(settings, make_gam
     (SIGKILL) in the middle of a re-rating; the next worker run finishes it, and the
     ratings are what stats_rebuild writes."""
     settings.TASKS = DATABASE_BACKEND
-    games = league(make_game, 150)
+    games = league(make_game, 60)
     settings.RERATE_INLINE_GAMES = 0
     edit_first_hand(games[0])  # commits, and so queues the task
     start = RatingsDue.objects.get(club=club).since_game
@@ -211,6 +212,7 @@ def test_a_worker_killed_half_way_leaves_the_work_to_the_next(settings, make_gam
         "DATABASE_URL": f"sqlite:///{connection.settings_dict['NAME']}",
         "TASKS_BACKEND": "django_tasks_db.DatabaseBackend",
         "RERATE_STEP_GAMES": "1",
+        "RERATE_PAUSE_MS": "10",
         "RERATE_RETRY_SECONDS": "1",
     }
     worker = [sys.executable, "manage.py", "db_worker", "--no-reload", "--no-startup-delay"]
