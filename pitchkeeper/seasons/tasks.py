@@ -35,14 +35,17 @@ def ratings_rerate(club_id: int) -> int:
         ratings_rerate.using(run_after=later).enqueue(club_id)
     steps = 0
     while True:
+        started = time.monotonic()
         with transaction.atomic():
             done = ratings_catch_up(club_id=club_id, games=settings.RERATE_STEP_GAMES)
         steps += 1
         if done:
             break
         # Steps back to back would starve a hand saved meanwhile: SQLite's busy wait
-        # polls for the lock, and the next step would take it again first.
-        time.sleep(settings.RERATE_PAUSE_MS / 1000)
+        # polls for the lock, and the next step would take it again first. The lock is
+        # left free at least as long as the step held it (longer on a busy machine).
+        held = time.monotonic() - started
+        time.sleep(max(settings.RERATE_PAUSE_MS / 1000, held))
     logger.info("Club %s re-rated in %s steps", club_id, steps)
     return steps
 

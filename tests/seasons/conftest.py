@@ -21,9 +21,10 @@ def season_games(make_game, club):
 @pytest.fixture
 def queued(settings, django_capture_on_commit_callbacks):
     """Every change leaves its re-rating to the task queue (no game re-rated at once,
-    one game a step, no pause between steps), and ``with queued(): change()`` runs what the change queued as
-    the block ends: a test's transaction never commits, so the tasks a commit would
-    queue are run then, through the test settings' immediate backend."""
+    one game a step, the shortest pause between steps), and ``with queued(): change()``
+    runs what the change queued as the block ends: a test's transaction never commits,
+    so the tasks a commit would queue are run then, through the test settings'
+    immediate backend."""
     settings.RERATE_INLINE_GAMES = 0
     settings.RERATE_STEP_GAMES = 1
     settings.RERATE_PAUSE_MS = 0
