@@ -397,7 +397,7 @@ def report(options: argparse.Namespace, database: Path) -> None:
     print()
     print(
         "| case | edit's hold ms | longest hold ms | transactions | until re-rated ms "
-        "| other table's longest save ms | its wait ms |"
+        "| other table's writes | its longest wait ms |"
     )
     print("| --- | ---: | ---: | ---: | ---: | ---: | ---: |")
     for case in CASES:

@@ -12,6 +12,7 @@ import sys
 import time
 from datetime import timedelta
 from pathlib import Path
+from urllib.parse import quote
 
 import pytest
 from django.core.management import call_command
@@ -209,7 +210,7 @@ def test_a_worker_killed_half_way_leaves_the_work_to_the_next(settings, make_gam
     start = RatingsDue.objects.get(club=club).since_game
     environment = {
         **os.environ,
-        "DATABASE_URL": f"sqlite:///{connection.settings_dict['NAME']}",
+        "DATABASE_URL": database_url(),
         "TASKS_BACKEND": "django_tasks_db.DatabaseBackend",
         "RERATE_STEP_GAMES": "1",
         "RERATE_PAUSE_MS": "10",
@@ -235,6 +236,16 @@ def test_a_worker_killed_half_way_leaves_the_work_to_the_next(settings, make_gam
 
     assert not RatingsDue.objects.exists()
     assert derived(club) == rebuilt(club)
+
+
+def database_url() -> str:
+    """The test database's address, for a process of its own."""
+    db = connection.settings_dict
+    if connection.vendor == "sqlite":
+        return f"sqlite:///{db['NAME']}"
+    password = quote(db["PASSWORD"] or "", safe="")
+    where = f"{db['HOST'] or 'localhost'}:{db['PORT'] or 5432}"
+    return f"postgres://{quote(db['USER'] or '', safe='')}:{password}@{where}/{db['NAME']}"
 
 
 def test_serve_runs_the_worker_beside_the_server_and_stops_it(tmp_path):
