@@ -16,7 +16,7 @@ from django.db import connection
 from django.db.models import OuterRef, Q, QuerySet, Subquery
 from openskill.models import PlackettLuce
 
-from pitchkeeper.clubs.models import Player
+from pitchkeeper.clubs.models import Club, Player
 from pitchkeeper.seasons.models import (
     GameLine,
     RatingPoint,
@@ -154,12 +154,20 @@ def _rerate(*, club_id: int, since: Key, games: int) -> Key | None:
     return until
 
 
+def _due_locked(club_id: int) -> RatingsDue | None:
+    """The club's mark, read with the club's row locked: on PostgreSQL two changes to
+    one club's ratings (or a change and a step) then take turns, as all writes do on
+    SQLite, rather than both rewriting the same rating points."""
+    Club.objects.select_for_update().filter(pk=club_id).values_list("pk", flat=True).first()
+    return RatingsDue.objects.filter(club_id=club_id).first()
+
+
 def ratings_changed(*, club_id: int, since: Key, games: int) -> bool:
     """A change at ``since`` (a game's finish time and id) for the ratings from there on:
     the first ``games`` games re-rated at once when none were due; whatever is left
     marked due, from ``since`` or from where it already was, if earlier. Call it in the
     change's transaction. Returns whether the ratings are due (for seasons.tasks)."""
-    due = RatingsDue.objects.select_for_update().filter(club_id=club_id).first()
+    due = _due_locked(club_id)
     if due is None:
         until = _rerate(club_id=club_id, since=since, games=games) if games else since
         if until is None:
@@ -176,7 +184,7 @@ def ratings_catch_up(*, club_id: int, games: int) -> bool:
     the mark moved past them (removed at the end), in the caller's transaction. Run
     again, a step interrupted or repeated does the same work again: nothing is lost or
     counted twice. Returns whether the ratings are up to date."""
-    due = RatingsDue.objects.select_for_update().filter(club_id=club_id).first()
+    due = _due_locked(club_id)
     if due is None:
         return True
     until = _rerate(club_id=club_id, since=(due.since_at, due.since_game), games=games)

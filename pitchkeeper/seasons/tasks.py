@@ -50,10 +50,6 @@ def ratings_rerate(club_id: int) -> int:
     return steps
 
 
-def _enqueue(club_id: int) -> None:
-    ratings_rerate.enqueue(club_id)
-
-
 def rerate_from(*, club_id: int, since: Key) -> None:
     """The games from ``since`` on are to be re-rated: a few at once, in the caller's
     transaction (RERATE_INLINE_GAMES), the rest queued once it commits."""
@@ -61,4 +57,4 @@ def rerate_from(*, club_id: int, since: Key) -> None:
         # After the commit, so that the task sees the change; robust, so that a queue
         # that cannot be reached loses nothing but time: the mark stays, and the next
         # change (or `manage.py rerate`) queues the club again.
-        transaction.on_commit(partial(_enqueue, club_id), robust=True)
+        transaction.on_commit(partial(ratings_rerate.enqueue, club_id), robust=True)
