@@ -105,7 +105,7 @@ def other_table(game_id: int) -> None:
     """Save a hand in ``game_id`` and take it back, over and over, between a "go" and
     a "stop" line on stdin; after each stop print, as JSON, each write's start and how
     long its BEGIN IMMEDIATE waited for the lock."""
-    from django.db import connection
+    from django.db import OperationalError, connection
 
     from pitchkeeper.games.hands import hand_delete, hand_record
     from pitchkeeper.games.models import Game
@@ -118,6 +118,7 @@ def other_table(game_id: int) -> None:
     hand = HandRecord(pitcher=pitcher, bid=2, points=points)
     running = threading.Event()
     waits: list[tuple[float, float]] = []
+    failed: list[float] = []
 
     def timed(execute: Any, sql: str, params: Any, many: bool, context: Any) -> Any:
         start = time.monotonic()
@@ -131,8 +132,13 @@ def other_table(game_id: int) -> None:
         with connection.execute_wrapper(timed):
             while True:
                 running.wait()
-                state = hand_record(game=game, record=hand)
-                hand_delete(game=game, number=len(state.hands))
+                try:
+                    state = hand_record(game=game, record=hand)
+                    hand_delete(game=game, number=len(state.hands))
+                except OperationalError:
+                    # "database is locked": the busy timeout (20 s) ran out; the wait
+                    # is recorded, the hand was not saved.
+                    failed.append(waits[-1][0])
                 # A pause, as between two hands (if far shorter): saved back to back,
                 # the table would take the lock again before the busy wait of the
                 # other writer polls for it.
@@ -142,11 +148,12 @@ def other_table(game_id: int) -> None:
     for line in sys.stdin:
         if line.strip() == "go":
             waits.clear()
+            failed.clear()
             running.set()
         elif line.strip() == "stop":
             running.clear()
             time.sleep(QUIET)  # a save under way ends
-            print(json.dumps(waits), flush=True)
+            print(json.dumps({"waits": waits, "failed": failed}), flush=True)
 
 
 class Table:
@@ -165,11 +172,13 @@ class Table:
         self.process.stdin.write("go\n")
         self.process.stdin.flush()
 
-    def stop(self) -> list[tuple[float, float]]:
+    def stop(self) -> tuple[list[tuple[float, float]], int]:
+        """Each write's start and wait for the lock, and how many failed."""
         assert self.process.stdin is not None and self.process.stdout is not None
         self.process.stdin.write("stop\n")
         self.process.stdin.flush()
-        return [tuple(save) for save in json.loads(self.process.stdout.readline())]
+        found = json.loads(self.process.stdout.readline())
+        return [tuple(save) for save in found["waits"]], len(found["failed"])
 
     def close(self) -> None:
         assert self.process.stdin is not None
@@ -260,6 +269,7 @@ class Round:
     total: float
     saves: int
     longest_wait: float
+    failed: int
 
 
 def run_case(case: str, edit: Edit, flip: int, club: Any, holds: Holds, table: Table) -> Round:
@@ -284,7 +294,7 @@ def run_case(case: str, edit: Edit, flip: int, club: Any, holds: Holds, table: T
     spans = edit_spans + holds.take()
     end = time.monotonic()
     time.sleep(QUIET)
-    saves = table.stop()
+    saves, failed = table.stop()
     after = sorted(GameLine.objects.filter(game=game).values_list("player_id", "place"))
     if after == before:
         raise SystemExit(f"the edit did not change the places of game {game.pk}")
@@ -301,6 +311,7 @@ def run_case(case: str, edit: Edit, flip: int, club: Any, holds: Holds, table: T
         end - start,
         len(during),
         max(during),
+        failed,
     )
 
 
@@ -308,7 +319,7 @@ def quiet_waits(table: Table) -> float:
     """The other table's longest wait for the lock with nothing else writing."""
     table.go()
     time.sleep(2)
-    return max(seconds for _at, seconds in table.stop())
+    return max(seconds for _at, seconds in table.stop()[0])
 
 
 def ratings_match(club: Any) -> None:
@@ -377,7 +388,7 @@ def report(options: argparse.Namespace, database: Path) -> None:
                         f"{found.longest_hold * 1000:8.1f} ms in {found.transactions:3} "
                         f"transactions, all done in {found.total * 1000:8.1f} ms; other "
                         f"table: {found.saves:3} writes, longest wait "
-                        f"{found.longest_wait * 1000:8.1f} ms",
+                        f"{found.longest_wait * 1000:8.1f} ms, {found.failed} failed",
                         flush=True,
                     )
         ratings_match(club)
@@ -397,9 +408,9 @@ def report(options: argparse.Namespace, database: Path) -> None:
     print()
     print(
         "| case | edit's hold ms | longest hold ms | transactions | until re-rated ms "
-        "| other table's writes | its longest wait ms |"
+        "| other table's writes | its longest wait ms | failed (locked) |"
     )
-    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: |")
+    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
     for case in CASES:
         mine = [r for r in rounds if r.case == case]
 
@@ -409,7 +420,8 @@ def report(options: argparse.Namespace, database: Path) -> None:
         print(
             f"| {case} | {median('edit_hold'):.1f} | {median('longest_hold'):.1f} | "
             f"{statistics.median(r.transactions for r in mine):.0f} | {median('total'):.0f} | "
-            f"{statistics.median(r.saves for r in mine):.0f} | {median('longest_wait'):.1f} |"
+            f"{statistics.median(r.saves for r in mine):.0f} | {median('longest_wait'):.1f} | "
+            f"{sum(r.failed for r in mine)} |"
         )
     print(f"\nMedians of {options.rounds} rounds; the stored ratings equal a full re-rating.")
 
