@@ -40,6 +40,7 @@ from pitchkeeper.seasons.models import (
     GameLine,
     MonthCount,
     MonthLine,
+    MonthPair,
     Payment,
     RatingPoint,
     Season,
@@ -87,6 +88,7 @@ DERIVED: dict[type[models.Model], str] = {
     GameCount: "written from the engine's result as each restored game's hands are saved",
     MonthLine: "the sums of the GameLines, kept as each game is saved",
     MonthCount: "the sums of the GameCounts, kept as each game is saved",
+    MonthPair: "the head-to-head sums of the GameLines, kept as each game is saved",
     RatingPoint: "re-rated from each restored game on, in the order the games finished",
     StatsZone: "recorded as the restored club is made: its statistics are rebuilt in TIME_ZONE",
 }

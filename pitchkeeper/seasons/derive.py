@@ -27,6 +27,7 @@ from pitchkeeper.seasons.models import (
     GameLine,
     MonthCount,
     MonthLine,
+    MonthPair,
 )
 from pitchkeeper.seasons.ratings import RATING_BATCH, ratings_recompute
 from pitchkeeper.seasons.zone import zone_recorded
@@ -49,6 +50,10 @@ LINE_SUMS = (
 
 
 MONTH_FIELDS = ("games", "team_games", "wins", "team_wins", "place_sum", *LINE_SUMS)
+
+
+# The sums a MonthPair keeps, for a player and one other player they met.
+PAIR_FIELDS = ("games", "partners", "wins_against", "losses_to", "ahead")
 
 
 CATEGORY, BID = "cat", "bid"
@@ -264,8 +269,37 @@ def _month_values(line: GameLine) -> dict[str, int]:
     }
 
 
+def _pair_values(mine: GameLine, other: GameLine) -> tuple[int, ...]:
+    apart = mine.side != other.side
+    return (
+        1,
+        int(not apart),
+        int(mine.won and apart),
+        int(other.won and apart),
+        int(other.place > mine.place),
+    )
+
+
+def _pairs(lines: Sequence[GameLine], sign: int) -> dict[tuple[int, int, Any], list[int]]:
+    """The head-to-head sums of the counted lines, by player, other player and month."""
+    games: dict[int, list[GameLine]] = defaultdict(list)
+    for line in lines:
+        if line.counted:
+            games[line.game_id].append(line)
+    pairs: dict[tuple[int, int, Any], list[int]] = {}
+    for table in games.values():
+        for mine in table:
+            month = connection.ops.adapt_datefield_value(mine.month)
+            for other in table:
+                if other.player_id != mine.player_id:
+                    tally = pairs.setdefault((mine.player_id, other.player_id, month), [0] * 5)
+                    for index, value in enumerate(_pair_values(mine, other)):
+                        tally[index] += sign * value
+    return pairs
+
+
 def _rollup(
-    club_id: int, lines: Iterable[GameLine], counts: Iterable[GameCount], sign: int
+    club_id: int, lines: Sequence[GameLine], counts: Iterable[GameCount], sign: int
 ) -> None:
     """Add (``sign`` 1) or take away (-1) the counted rows' figures in the monthly
     rollups, in one statement per table: an INSERT that adds to the row already there,
@@ -296,6 +330,12 @@ def _rollup(
         ("player_id", "month", "kind", "key"),
         ("count", "out_of"),
         [(club_id, *key, *tally) for key, tally in tallies.items()],
+    )
+    _upsert_add(
+        MonthPair._meta.db_table,
+        ("player_id", "other_id", "month"),
+        PAIR_FIELDS,
+        [(club_id, *key, *tally) for key, tally in _pairs(lines, sign).items()],
     )
 
 
@@ -343,6 +383,31 @@ def rollups_rebuild(*, club_id: int) -> None:
     MonthCount.objects.bulk_create(
         (MonthCount(club_id=club_id, **row) for row in counts.iterator()), batch_size=RATING_BATCH
     )
+    _pairs_rebuild(club_id)
+
+
+def _pairs_rebuild(club_id: int) -> None:
+    """Every MonthPair of the club summed again from its lines, each joined to the
+    other lines of its game, in one statement."""
+    MonthPair.objects.filter(club_id=club_id).delete()
+    quote = connection.ops.quote_name
+    line = quote(GameLine._meta.db_table)
+    columns = ", ".join(
+        quote(n) for n in ("club_id", "player_id", "other_id", "month", *PAIR_FIELDS)
+    )
+    sql = f"""
+        INSERT INTO {quote(MonthPair._meta.db_table)} ({columns})
+        SELECT m.club_id, m.player_id, o.player_id, m.month, COUNT(*),
+               SUM(CASE WHEN m.side = o.side THEN 1 ELSE 0 END),
+               SUM(CASE WHEN m.won AND m.side <> o.side THEN 1 ELSE 0 END),
+               SUM(CASE WHEN o.won AND m.side <> o.side THEN 1 ELSE 0 END),
+               SUM(CASE WHEN o.place > m.place THEN 1 ELSE 0 END)
+        FROM {line} m JOIN {line} o ON o.game_id = m.game_id AND o.player_id <> m.player_id
+        WHERE m.club_id = %s AND m.counted AND o.counted
+        GROUP BY m.club_id, m.player_id, o.player_id, m.month
+    """
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [club_id])
 
 
 def _counted(game: Game) -> bool:

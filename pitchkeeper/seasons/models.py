@@ -206,6 +206,32 @@ class MonthCount(models.Model):
         return f"{self.kind} {self.key} of player {self.player_id} in {self.month:%Y-%m}"
 
 
+class MonthPair(models.Model):
+    """Derived rollup: how a player fared with and against each other player in the
+    counted games of one month (the player page's head-to-head table), kept up to date
+    by adding each rewritten game's difference, as MonthLine is."""
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="+")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+    other = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+    month = models.DateField()
+    games = models.IntegerField(default=0)
+    # Games on the same side; won against the other; lost to the other; placed ahead.
+    partners = models.IntegerField(default=0)
+    wins_against = models.IntegerField(default=0)
+    losses_to = models.IntegerField(default=0)
+    ahead = models.IntegerField(default=0)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["player", "other", "month"], name="monthpair_unique"),
+        ]
+        indexes = [models.Index(fields=["club", "month"], name="monthpair_club_month")]
+
+    def __str__(self) -> str:
+        return f"player {self.player_id} with {self.other_id} in {self.month:%Y-%m}"
+
+
 class RatingPoint(models.Model):
     """Derived: a player's rating (openskill's mu and sigma) after one counted game,
     rated in the order the games finished."""

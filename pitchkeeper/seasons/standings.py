@@ -9,14 +9,16 @@ from typing import Any
 
 from django.db import connection
 from django.db.models import Count, F, Q, QuerySet, Subquery, Sum
+from django.db.models.query import RawQuerySet
 
 from pitchkeeper.clubs.models import Club, Player
-from pitchkeeper.seasons.derive import CATEGORY, LINE_SUMS, MONTH_FIELDS
+from pitchkeeper.seasons.derive import CATEGORY, LINE_SUMS, MONTH_FIELDS, PAIR_FIELDS
 from pitchkeeper.seasons.models import (
     GameCount,
     GameLine,
     MonthCount,
     MonthLine,
+    MonthPair,
     RatingPoint,
 )
 from pitchkeeper.seasons.ratings import _latest_rating
@@ -216,40 +218,8 @@ def player_stats(*, player: Player, span: Span, page: int = 1, per_page: int = 2
         standing.name, standing.mu, standing.sigma = rating
     moments = span.moments()
     mine = GameLine.objects.filter(moments, player=player, counted=True)
-    others = (
-        GameLine.objects.filter(
-            moments, game__lines__player=player, game__lines__counted=True, counted=True
-        )
-        .exclude(player=player)
-        .values("player_id", "player__name")
-        .annotate(
-            games=Count("id"),
-            partners=Count("id", filter=Q(side=F("game__lines__side"))),
-            wins_against=Count(
-                "id", filter=Q(game__lines__won=True) & ~Q(side=F("game__lines__side"))
-            ),
-            losses_to=Count("id", filter=Q(won=True) & ~Q(side=F("game__lines__side"))),
-            ahead=Count("id", filter=Q(place__gt=F("game__lines__place"))),
-        )
-        .order_by("-games", "player__name")
-    )
-    opponents = [
-        Opponent(
-            row["player_id"],
-            row["player__name"],
-            row["games"],
-            row["partners"],
-            row["wins_against"],
-            row["losses_to"],
-            row["ahead"],
-        )
-        for row in others
-    ]
-    history = list(
-        RatingPoint.objects.filter(moments, player=player)
-        .order_by("finished_at", "game_id")
-        .values_list("finished_at", "mu", "sigma")
-    )
+    opponents = _opponents(player, span)
+    history = [(p.finished_at, p.mu, p.sigma) for p in _history(player, span)]
     start = (page - 1) * per_page
     games = list(
         mine.select_related("game").order_by("-finished_at", "-game_id")[
@@ -267,22 +237,87 @@ def player_stats(*, player: Player, span: Span, page: int = 1, per_page: int = 2
     )
 
 
+def _opponents(player: Player, span: Span) -> list[Opponent]:
+    """Everyone the player met over the span, most games first: the monthly rollup of
+    the whole months, and the lines of the part-months at the edges, each joined to the
+    player's own line of the game (no query when there are none)."""
+    months, edges = span.parts()
+    tallies: dict[int, list[int]] = {}
+    names: dict[int, str] = {}
+    rollup = (
+        MonthPair.objects.filter(months, player=player)
+        .values("other_id", other_name=F("other__name"))
+        .annotate(**{name: Sum(name) for name in PAIR_FIELDS})
+    )
+    apart = ~Q(side=F("game__lines__side"))
+    edge = (
+        GameLine.objects.filter(
+            edges, game__lines__player=player, game__lines__counted=True, counted=True
+        )
+        .exclude(player=player)
+        .values(other_id=F("player_id"), other_name=F("player__name"))
+        .annotate(
+            games=Count("id"),
+            partners=Count("id", filter=Q(side=F("game__lines__side"))),
+            wins_against=Count("id", filter=Q(game__lines__won=True) & apart),
+            losses_to=Count("id", filter=Q(won=True) & apart),
+            ahead=Count("id", filter=Q(place__gt=F("game__lines__place"))),
+        )
+    )
+    for rows in (rollup, edge):
+        for row in rows:
+            names[row["other_id"]] = row["other_name"]
+            tally = tallies.setdefault(row["other_id"], [0] * len(PAIR_FIELDS))
+            for index, name in enumerate(PAIR_FIELDS):
+                tally[index] += row[name] or 0
+    found = [Opponent(pk, names[pk], *tally) for pk, tally in tallies.items() if tally[0]]
+    return sorted(found, key=lambda o: (-o.games, o.name))
+
+
+# The most points of a player's rating history a page draws.
+HISTORY_POINTS = 120
+
+
+def _history(player: Player, span: Span) -> RawQuerySet[RatingPoint]:
+    """The player's rating after every game of the span, thinned in the database to at
+    most HISTORY_POINTS evenly spaced games and the last one: years of games are not
+    carried into Python to draw a line of 120 points."""
+    table = connection.ops.quote_name(RatingPoint._meta.db_table)
+    where, params = _player_span(player, span)
+    sql = f"""
+        WITH seq AS (
+            SELECT id, finished_at, mu, sigma,
+                   ROW_NUMBER() OVER (ORDER BY finished_at, game_id) - 1 AS n,
+                   COUNT(*) OVER () AS total
+            FROM {table} WHERE {where}
+        )
+        SELECT id, finished_at, mu, sigma FROM seq
+        WHERE n %% ((total + {HISTORY_POINTS - 1}) / {HISTORY_POINTS}) = 0 OR n = total - 1
+        ORDER BY n
+    """
+    return RatingPoint.objects.raw(sql, params)
+
+
+def _player_span(player: Player, span: Span) -> tuple[str, list[Any]]:
+    """A WHERE clause for a player's rows of the span, and its parameters, the moments
+    in the column's stored form (naive UTC on SQLite)."""
+    low, high = span.bounds()
+    where = "player_id = %s"
+    params: list[Any] = [player.pk]
+    stored = GameLine._meta.get_field("finished_at")
+    for bound, test in ((low, ">="), (high, "<")):
+        if bound:
+            where += f" AND finished_at {test} %s"
+            params.append(stored.get_db_prep_value(bound, connection))
+    return where, params
+
+
 def streaks(*, player: Player, span: Span) -> Streaks:
     """The longest runs of wins and of games without a win, and the run the player is
     on, counted in the database (runs of equal results, "gaps and islands")."""
     table = connection.ops.quote_name(GameLine._meta.db_table)
-    low, high = span.bounds()
-    where = "player_id = %s AND counted"
-    params: list[Any] = [player.pk]
-    if low:
-        where += " AND finished_at >= %s"
-        params.append(low)
-    if high:
-        where += " AND finished_at < %s"
-        params.append(high)
-    # Raw SQL, so the moments are put in the column's stored form (naive UTC on SQLite).
-    stored = GameLine._meta.get_field("finished_at")
-    params = [params[0], *(stored.get_db_prep_value(v, connection) for v in params[1:])]
+    where, params = _player_span(player, span)
+    where += " AND counted"
     sql = f"""
         WITH seq AS (
             SELECT won, finished_at, game_id,

@@ -21,6 +21,7 @@ from pitchkeeper.seasons.derive import (
     COUNT_COMPARED,
     LINE_COMPARED,
     MONTH_FIELDS,
+    PAIR_FIELDS,
     places,
     rollups_rebuild,
     split_chips,
@@ -32,6 +33,7 @@ from pitchkeeper.seasons.models import (
     GameLine,
     MonthCount,
     MonthLine,
+    MonthPair,
     RatingPoint,
     Season,
 )
@@ -217,7 +219,10 @@ def rollups_match_the_games(club) -> None:
             "player_id", "month", "kind", "key", "count", "out_of"
         )
     )
+    pair_columns = ("player_id", "other_id", "month", *PAIR_FIELDS)
+    kept_pairs = sorted(MonthPair.objects.filter(club=club, games__gt=0).values_list(*pair_columns))
     rollups_rebuild(club_id=club.pk)
+    assert kept_pairs == sorted(MonthPair.objects.filter(club=club).values_list(*pair_columns))
     assert kept_lines == sorted(
         MonthLine.objects.filter(club=club).values_list("player_id", "month", *MONTH_FIELDS)
     )
