@@ -41,6 +41,7 @@ from pitchkeeper.seasons.models import (
     MonthCount,
     MonthLine,
     MonthPair,
+    MonthRun,
     Payment,
     RatingPoint,
     Season,
@@ -89,6 +90,7 @@ DERIVED: dict[type[models.Model], str] = {
     MonthLine: "the sums of the GameLines, kept as each game is saved",
     MonthCount: "the sums of the GameCounts, kept as each game is saved",
     MonthPair: "the head-to-head sums of the GameLines, kept as each game is saved",
+    MonthRun: "the runs of results of each month's GameLines, kept as each game is saved",
     RatingPoint: "re-rated from each restored game on, in the order the games finished",
     StatsZone: "recorded as the restored club is made: its statistics are rebuilt in TIME_ZONE",
 }

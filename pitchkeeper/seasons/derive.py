@@ -30,6 +30,13 @@ from pitchkeeper.seasons.models import (
     MonthPair,
 )
 from pitchkeeper.seasons.ratings import RATING_BATCH, ratings_recompute
+from pitchkeeper.seasons.rollups import (
+    PAIR_FIELDS,
+    pair_sums,
+    pairs_rebuild,
+    runs_changed,
+    runs_refresh,
+)
 from pitchkeeper.seasons.zone import zone_recorded
 
 # The sums a MonthLine keeps, each from the GameLine column of the same name except
@@ -50,10 +57,6 @@ LINE_SUMS = (
 
 
 MONTH_FIELDS = ("games", "team_games", "wins", "team_wins", "place_sum", *LINE_SUMS)
-
-
-# The sums a MonthPair keeps, for a player and one other player they met.
-PAIR_FIELDS = ("games", "partners", "wins_against", "losses_to", "ahead")
 
 
 CATEGORY, BID = "cat", "bid"
@@ -253,6 +256,7 @@ def _replace(game: Game, lines: list[GameLine], counts: list[GameCount]) -> None
     GameCount.objects.bulk_create(counts)
     _rollup(game.club_id, old_lines, old_counts, sign=-1)
     _rollup(game.club_id, lines, counts, sign=1)
+    runs_changed(club_id=game.club_id, lines=[*old_lines, *lines])
     if _rated(old_lines) != _rated(lines):
         moments = [ln.finished_at for ln in [*old_lines, *lines]]
         ratings_recompute(club_id=game.club_id, since=(min(moments), game.pk))
@@ -267,35 +271,6 @@ def _month_values(line: GameLine) -> dict[str, int]:
         "place_sum": line.place,
         **{name: getattr(line, name) for name in LINE_SUMS},
     }
-
-
-def _pair_values(mine: GameLine, other: GameLine) -> tuple[int, ...]:
-    apart = mine.side != other.side
-    return (
-        1,
-        int(not apart),
-        int(mine.won and apart),
-        int(other.won and apart),
-        int(other.place > mine.place),
-    )
-
-
-def _pairs(lines: Sequence[GameLine], sign: int) -> dict[tuple[int, int, Any], list[int]]:
-    """The head-to-head sums of the counted lines, by player, other player and month."""
-    games: dict[int, list[GameLine]] = defaultdict(list)
-    for line in lines:
-        if line.counted:
-            games[line.game_id].append(line)
-    pairs: dict[tuple[int, int, Any], list[int]] = {}
-    for table in games.values():
-        for mine in table:
-            month = connection.ops.adapt_datefield_value(mine.month)
-            for other in table:
-                if other.player_id != mine.player_id:
-                    tally = pairs.setdefault((mine.player_id, other.player_id, month), [0] * 5)
-                    for index, value in enumerate(_pair_values(mine, other)):
-                        tally[index] += sign * value
-    return pairs
 
 
 def _rollup(
@@ -335,7 +310,7 @@ def _rollup(
         MonthPair._meta.db_table,
         ("player_id", "other_id", "month"),
         PAIR_FIELDS,
-        [(club_id, *key, *tally) for key, tally in _pairs(lines, sign).items()],
+        [(club_id, *key, *tally) for key, tally in pair_sums(lines, sign).items()],
     )
 
 
@@ -383,31 +358,8 @@ def rollups_rebuild(*, club_id: int) -> None:
     MonthCount.objects.bulk_create(
         (MonthCount(club_id=club_id, **row) for row in counts.iterator()), batch_size=RATING_BATCH
     )
-    _pairs_rebuild(club_id)
-
-
-def _pairs_rebuild(club_id: int) -> None:
-    """Every MonthPair of the club summed again from its lines, each joined to the
-    other lines of its game, in one statement."""
-    MonthPair.objects.filter(club_id=club_id).delete()
-    quote = connection.ops.quote_name
-    line = quote(GameLine._meta.db_table)
-    columns = ", ".join(
-        quote(n) for n in ("club_id", "player_id", "other_id", "month", *PAIR_FIELDS)
-    )
-    sql = f"""
-        INSERT INTO {quote(MonthPair._meta.db_table)} ({columns})
-        SELECT m.club_id, m.player_id, o.player_id, m.month, COUNT(*),
-               SUM(CASE WHEN m.side = o.side THEN 1 ELSE 0 END),
-               SUM(CASE WHEN m.won AND m.side <> o.side THEN 1 ELSE 0 END),
-               SUM(CASE WHEN o.won AND m.side <> o.side THEN 1 ELSE 0 END),
-               SUM(CASE WHEN o.place > m.place THEN 1 ELSE 0 END)
-        FROM {line} m JOIN {line} o ON o.game_id = m.game_id AND o.player_id <> m.player_id
-        WHERE m.club_id = %s AND m.counted AND o.counted
-        GROUP BY m.club_id, m.player_id, o.player_id, m.month
-    """
-    with connection.cursor() as cursor:
-        cursor.execute(sql, [club_id])
+    pairs_rebuild(club_id=club_id)
+    runs_refresh(club_id=club_id)
 
 
 def _counted(game: Game) -> bool:
@@ -427,6 +379,7 @@ def _refresh_counted(game: Game) -> None:
     for row in [*lines, *counts]:
         row.counted = True
     _rollup(game.club_id, lines, counts, sign=1 if counted else -1)
+    runs_changed(club_id=game.club_id, lines=lines)
     ratings_recompute(club_id=game.club_id, since=(lines[0].finished_at, game.pk))
 
 
@@ -453,6 +406,7 @@ def _game_deleted(sender: type[Game], instance: Game, **kwargs: Any) -> None:
     GameLine.objects.filter(game=instance).delete()
     GameCount.objects.filter(game=instance).delete()
     _rollup(instance.club_id, lines, counts, sign=-1)
+    runs_changed(club_id=instance.club_id, lines=lines)
     if any(line.counted for line in lines):
         ratings_recompute(club_id=instance.club_id, since=(lines[0].finished_at, instance.pk))
 

@@ -226,10 +226,54 @@ class MonthPair(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["player", "other", "month"], name="monthpair_unique"),
         ]
-        indexes = [models.Index(fields=["club", "month"], name="monthpair_club_month")]
+        # Covering the player page's sums by other player: read from the index alone.
+        indexes = [
+            models.Index(fields=["club", "month"], name="monthpair_club_month"),
+            models.Index(
+                fields=[
+                    "player",
+                    "other",
+                    "month",
+                    "games",
+                    "partners",
+                    "wins_against",
+                    "losses_to",
+                    "ahead",
+                ],
+                name="monthpair_player_sums",
+            ),
+        ]
 
     def __str__(self) -> str:
         return f"player {self.player_id} with {self.other_id} in {self.month:%Y-%m}"
+
+
+class MonthRun(models.Model):
+    """Derived: a player's runs of results in the counted games of one month, so that
+    their streaks over a span are joined up month by month rather than read game by
+    game: the first and last runs (their length, and 1 when they are of wins: integers,
+    so that one SQL statement writes them on every database) and the longest of each
+    kind. Written again from the month's lines whenever one of them changes."""
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="+")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+    month = models.DateField()
+    games = models.IntegerField()
+    head = models.IntegerField()
+    head_won = models.IntegerField()
+    tail = models.IntegerField()
+    tail_won = models.IntegerField()
+    longest_wins = models.IntegerField()
+    longest_without = models.IntegerField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["player", "month"], name="monthrun_unique"),
+        ]
+        indexes = [models.Index(fields=["club", "month"], name="monthrun_club_month")]
+
+    def __str__(self) -> str:
+        return f"runs of player {self.player_id} in {self.month:%Y-%m}"
 
 
 class RatingPoint(models.Model):

@@ -7,21 +7,21 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from django.db import connection
 from django.db.models import Count, F, Q, QuerySet, Subquery, Sum
-from django.db.models.query import RawQuerySet
 
 from pitchkeeper.clubs.models import Club, Player
-from pitchkeeper.seasons.derive import CATEGORY, LINE_SUMS, MONTH_FIELDS, PAIR_FIELDS
+from pitchkeeper.seasons.derive import CATEGORY, LINE_SUMS, MONTH_FIELDS
 from pitchkeeper.seasons.models import (
     GameCount,
     GameLine,
     MonthCount,
     MonthLine,
     MonthPair,
+    MonthRun,
     RatingPoint,
 )
 from pitchkeeper.seasons.ratings import _latest_rating
+from pitchkeeper.seasons.rollups import PAIR_FIELDS
 from pitchkeeper.seasons.spans import Span
 
 
@@ -209,7 +209,8 @@ class PlayerStats:
 
 
 def player_stats(*, player: Player, span: Span, page: int = 1, per_page: int = 20) -> PlayerStats:
-    """One player's figures over the span: nine queries, whatever the number of games."""
+    """One player's figures over the span: ten queries, whatever the number of games
+    (four more when it starts or ends in the middle of a month)."""
     club = player.club_id
     standing = _gather(club, span, player).get(player.pk)
     # Asked even without a game in the span, so that the page costs the same queries.
@@ -219,7 +220,7 @@ def player_stats(*, player: Player, span: Span, page: int = 1, per_page: int = 2
     moments = span.moments()
     mine = GameLine.objects.filter(moments, player=player, counted=True)
     opponents = _opponents(player, span)
-    history = [(p.finished_at, p.mu, p.sigma) for p in _history(player, span)]
+    history = _history(player, span, standing.games if standing else 0)
     start = (page - 1) * per_page
     games = list(
         mine.select_related("game").order_by("-finished_at", "-game_id")[
@@ -278,69 +279,67 @@ def _opponents(player: Player, span: Span) -> list[Opponent]:
 HISTORY_POINTS = 120
 
 
-def _history(player: Player, span: Span) -> RawQuerySet[RatingPoint]:
-    """The player's rating after every game of the span, thinned in the database to at
-    most HISTORY_POINTS evenly spaced games and the last one: years of games are not
-    carried into Python to draw a line of 120 points."""
-    table = connection.ops.quote_name(RatingPoint._meta.db_table)
-    where, params = _player_span(player, span)
-    sql = f"""
-        WITH seq AS (
-            SELECT id, finished_at, mu, sigma,
-                   ROW_NUMBER() OVER (ORDER BY finished_at, game_id) - 1 AS n,
-                   COUNT(*) OVER () AS total
-            FROM {table} WHERE {where}
+def _history(player: Player, span: Span, games: int) -> list[tuple[datetime, float, float]]:
+    """The player's rating after each game of the span, in two queries whatever their
+    number: up to HISTORY_POINTS games, all of them; beyond, the rating at as many
+    evenly spaced moments from their first game to their last, each found by an index
+    seek, so that years of games are not read to draw a line of 120 points."""
+    points = RatingPoint.objects.filter(span.moments(), player=player)
+    ordered = points.order_by("finished_at", "game_id")
+    first, last = (
+        Player.objects.filter(pk=player.pk)
+        .annotate(
+            first=Subquery(ordered.values("finished_at")[:1]),
+            last=Subquery(ordered.reverse().values("finished_at")[:1]),
         )
-        SELECT id, finished_at, mu, sigma FROM seq
-        WHERE n %% ((total + {HISTORY_POINTS - 1}) / {HISTORY_POINTS}) = 0 OR n = total - 1
-        ORDER BY n
-    """
-    return RatingPoint.objects.raw(sql, params)
-
-
-def _player_span(player: Player, span: Span) -> tuple[str, list[Any]]:
-    """A WHERE clause for a player's rows of the span, and its parameters, the moments
-    in the column's stored form (naive UTC on SQLite)."""
-    low, high = span.bounds()
-    where = "player_id = %s"
-    params: list[Any] = [player.pk]
-    stored = GameLine._meta.get_field("finished_at")
-    for bound, test in ((low, ">="), (high, "<")):
-        if bound:
-            where += f" AND finished_at {test} %s"
-            params.append(stored.get_db_prep_value(bound, connection))
-    return where, params
+        .values_list("first", "last")
+        .get()
+    )
+    if games > HISTORY_POINTS and first is not None and last is not None:
+        step = (last - first) / (HISTORY_POINTS - 1)
+        latest = [
+            Subquery(
+                points.filter(finished_at__lte=first + step * k)
+                .order_by("-finished_at", "-game_id")
+                .values("pk")[:1]
+            )
+            for k in range(HISTORY_POINTS - 1)
+        ]
+        last_one = ordered.reverse().values("pk")[:1]
+        ordered = ordered.filter(Q(pk__in=latest) | Q(pk__in=last_one))
+    return list(ordered.values_list("finished_at", "mu", "sigma"))
 
 
 def streaks(*, player: Player, span: Span) -> Streaks:
     """The longest runs of wins and of games without a win, and the run the player is
-    on, counted in the database (runs of equal results, "gaps and islands")."""
-    table = connection.ops.quote_name(GameLine._meta.db_table)
-    where, params = _player_span(player, span)
-    where += " AND counted"
-    sql = f"""
-        WITH seq AS (
-            SELECT won, finished_at, game_id,
-                   ROW_NUMBER() OVER (ORDER BY finished_at, game_id)
-                   - ROW_NUMBER() OVER (PARTITION BY won ORDER BY finished_at, game_id) AS run
-            FROM {table} WHERE {where}
-        ), runs AS (
-            SELECT won, run, COUNT(*) AS length, MAX(finished_at) AS last_at,
-                   MAX(game_id) AS last_game
-            FROM seq GROUP BY won, run
-        ), latest AS (
-            SELECT won, length FROM runs ORDER BY last_at DESC, last_game DESC LIMIT 1
+    on: the runs of each whole month (MonthRun) joined up in order, with the games of
+    the part-months at the edges, in a query or two whatever the number of games."""
+    months, edges = span.parts()
+    parts = [
+        (
+            run.month,
+            run.games,
+            run.head,
+            bool(run.head_won),
+            run.tail,
+            bool(run.tail_won),
+            run.longest_wins,
+            run.longest_without,
         )
-        SELECT 0, won, MAX(length) FROM runs GROUP BY won
-        UNION ALL SELECT 1, won, length FROM latest
-    """
+        for run in MonthRun.objects.filter(months, player=player)
+    ]
+    edge = GameLine.objects.filter(edges, player=player, counted=True)
+    for month, won in edge.order_by("finished_at", "game_id").values_list("month", "won"):
+        parts.append((month, 1, 1, won, 1, won, int(won), int(not won)))
+    # A stable sort: the games of a part-month stay in the order they finished.
+    parts.sort(key=lambda part: part[0])
     longest = {True: 0, False: 0}
     current, current_won = 0, None
-    with connection.cursor() as cursor:
-        cursor.execute(sql, params)
-        for which, won, length in cursor.fetchall():
-            if which == 0:
-                longest[bool(won)] = length
-            else:
-                current, current_won = length, bool(won)
+    for _month, games, head, head_won, tail, tail_won, wins, without in parts:
+        longest[True] = max(longest[True], wins)
+        longest[False] = max(longest[False], without)
+        # The month's first run carries on the run before it when of the same kind.
+        joined = head + (current if current_won == head_won else 0)
+        longest[head_won] = max(longest[head_won], joined)
+        current, current_won = (joined, head_won) if head == games else (tail, tail_won)
     return Streaks(longest[True], longest[False], current, current_won)

@@ -21,7 +21,6 @@ from pitchkeeper.seasons.derive import (
     COUNT_COMPARED,
     LINE_COMPARED,
     MONTH_FIELDS,
-    PAIR_FIELDS,
     places,
     rollups_rebuild,
     split_chips,
@@ -34,9 +33,11 @@ from pitchkeeper.seasons.models import (
     MonthCount,
     MonthLine,
     MonthPair,
+    MonthRun,
     RatingPoint,
     Season,
 )
+from pitchkeeper.seasons.rollups import PAIR_FIELDS
 from pitchkeeper.seasons.spans import Span, span_for
 from pitchkeeper.seasons.standings import Streaks, bid_order, leaderboard, player_stats, streaks
 
@@ -221,8 +222,11 @@ def rollups_match_the_games(club) -> None:
     )
     pair_columns = ("player_id", "other_id", "month", *PAIR_FIELDS)
     kept_pairs = sorted(MonthPair.objects.filter(club=club, games__gt=0).values_list(*pair_columns))
+    run_columns = [f.attname for f in MonthRun._meta.concrete_fields if f.name != "id"]
+    kept_runs = sorted(MonthRun.objects.filter(club=club).values_list(*run_columns))
     rollups_rebuild(club_id=club.pk)
     assert kept_pairs == sorted(MonthPair.objects.filter(club=club).values_list(*pair_columns))
+    assert kept_runs == sorted(MonthRun.objects.filter(club=club).values_list(*run_columns))
     assert kept_lines == sorted(
         MonthLine.objects.filter(club=club).values_list("player_id", "month", *MONTH_FIELDS)
     )
@@ -397,6 +401,35 @@ def test_streaks(make_game, club):
     assert found == Streaks(longest_wins=3, longest_without=1, current=3, current_won=True)
     two_days = Span(None, date(2024, 2, 3), date(2024, 2, 4))
     assert streaks(player=bob, span=two_days) == Streaks(1, 1, 1, True)
+
+
+def streaks_by_hand(results: list[bool]) -> Streaks:
+    longest = {True: 0, False: 0}
+    length = 0
+    for index, won in enumerate(results):
+        length = length + 1 if index and results[index - 1] == won else 1
+        longest[won] = max(longest[won], length)
+    return Streaks(longest[True], longest[False], length, results[-1] if results else None)
+
+
+def test_streaks_join_up_across_months_and_part_months(make_game, club):
+    # Runs that cross month ends, a month of one result, and spans cut mid-month.
+    bob_wins = [True, True, False, False, True, True, True, True, False, True, True, False]
+    days = [(3, 5), (3, 28), (3, 30), (4, 2), (4, 9), (4, 20), (5, 1), (5, 31), (6, 3)]
+    days += [(6, 4), (7, 15), (7, 16)]
+    results = []
+    for (month, day), won in zip(days, bob_wins, strict=True):
+        with at(moment(2024, month, day)):
+            smudge_game(make_game, ("Ann", "Bob", "Cy") if won else ("Bob", "Cy", "Ann"))
+        results.append((date(2024, month, day), won))
+    rollups_match_the_games(club)
+    bob = Player.objects.get(name="Bob")
+    spans = [(None, None), (date(2024, 3, 29), date(2024, 6, 3)), (date(2024, 4, 1), None)]
+    spans += [(date(2024, 3, 6), date(2024, 3, 31)), (date(2024, 5, 2), date(2024, 5, 30))]
+    spans += [(None, date(2024, 4, 30)), (date(2024, 4, 5), date(2024, 7, 15))]
+    for start, end in spans:
+        inside = [won for day, won in results if (start or day) <= day <= (end or day)]
+        assert streaks(player=bob, span=Span(None, start, end)) == streaks_by_hand(inside)
 
 
 def test_head_to_head(make_game, club):
