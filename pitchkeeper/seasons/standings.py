@@ -7,7 +7,9 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from django.db import connection
 from django.db.models import Count, F, Q, QuerySet, Subquery, Sum
+from django.db.models.query import RawQuerySet
 
 from pitchkeeper.clubs.models import Club, Player
 from pitchkeeper.seasons.derive import CATEGORY, LINE_SUMS, MONTH_FIELDS
@@ -297,17 +299,29 @@ def _history(player: Player, span: Span, games: int) -> list[tuple[datetime, flo
     )
     if games > HISTORY_POINTS and first is not None and last is not None:
         step = (last - first) / (HISTORY_POINTS - 1)
-        latest = [
-            Subquery(
-                points.filter(finished_at__lte=first + step * k)
-                .order_by("-finished_at", "-game_id")
-                .values("pk")[:1]
-            )
-            for k in range(HISTORY_POINTS - 1)
-        ]
-        last_one = ordered.reverse().values("pk")[:1]
-        ordered = ordered.filter(Q(pk__in=latest) | Q(pk__in=last_one))
+        moments = [first + step * k for k in range(HISTORY_POINTS - 1)] + [last]
+        return [(p.finished_at, p.mu, p.sigma) for p in _ratings_at(player, moments)]
     return list(ordered.values_list("finished_at", "mu", "sigma"))
+
+
+def _ratings_at(player: Player, moments: list[datetime]) -> RawQuerySet[RatingPoint]:
+    """The player's latest rating point at each moment, one index seek each, in one
+    statement written out here: built by the ORM, its 120 subqueries took longer to
+    compile than to run."""
+    table = connection.ops.quote_name(RatingPoint._meta.db_table)
+    latest = (
+        f"(SELECT id FROM {table} WHERE player_id = %s AND finished_at <= %s "
+        "ORDER BY finished_at DESC, game_id DESC LIMIT 1)"
+    )
+    stored = RatingPoint._meta.get_field("finished_at")
+    params: list[Any] = []
+    for moment in moments:
+        params += [player.pk, stored.get_db_prep_value(moment, connection)]
+    sql = (
+        f"SELECT id, finished_at, mu, sigma FROM {table} "
+        f"WHERE id IN ({', '.join([latest] * len(moments))}) ORDER BY finished_at, game_id"
+    )
+    return RatingPoint.objects.raw(sql, params)
 
 
 def streaks(*, player: Player, span: Span) -> Streaks:

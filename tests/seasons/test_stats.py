@@ -486,6 +486,24 @@ def test_the_chip_value_comes_from_the_season_or_the_games(make_game, club):
     assert str(ledger(club=club, span=span).chip_value) == "1.50"
 
 
+@pytest.mark.parametrize(
+    ("values", "shown"),
+    [
+        (["0.25", "0.25"], "0.25"),
+        (["0.25", None], None),
+        ([None, "0.25"], None),
+        (["0.25", "0.50"], None),
+        ([None, None], None),
+    ],
+)
+def test_the_games_chip_value_only_when_every_game_has_the_same(make_game, club, values, shown):
+    for value in values:
+        game = smudge_game(make_game)
+        Game.objects.filter(pk=game.pk).update(chip_value=value)
+    found = ledger(club=club, span=Span(None)).chip_value
+    assert (None if found is None else str(found)) == shown
+
+
 def test_rebuilding_from_the_hands_gives_the_same_rows(make_game, club):
     smudge_game(make_game)
     team_game(make_game)
