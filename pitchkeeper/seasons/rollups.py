@@ -10,10 +10,11 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
-from datetime import date
+from datetime import date, datetime, time, timedelta
 from typing import Any
 
 from django.db import connection
+from django.utils import timezone
 
 from pitchkeeper.seasons.models import GameLine, MonthPair, MonthRun
 
@@ -117,6 +118,16 @@ def runs_refresh(*, club_id: int, players: Iterable[int] = (), months: Iterable[
         where += f" AND player_id IN ({', '.join(['%s'] * len(players))})"
         where += f" AND month IN ({', '.join(['%s'] * len(months))})"
         params += [*players, *(connection.ops.adapt_datefield_value(m) for m in months)]
+        # The same months as a range of finish times, which the (player, finished_at)
+        # index serves: without it, every line the players ever had is read.
+        zone = timezone.get_current_timezone()
+        after = (months[-1].replace(day=28) + timedelta(days=4)).replace(day=1)
+        stored = GameLine._meta.get_field("finished_at")
+        where += " AND finished_at >= %s AND finished_at < %s"
+        params += [
+            stored.get_db_prep_value(datetime.combine(day, time.min, zone), connection)
+            for day in (months[0], after)
+        ]
     rows.delete()
     quote = connection.ops.quote_name
     sql = RUNS_SQL.format(
