@@ -170,7 +170,34 @@ class MonthLine(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["player", "month"], name="monthline_unique"),
         ]
-        indexes = [models.Index(fields=["club", "month"], name="monthline_club_month")]
+        # The second covering the leaderboard's sums by player, as MonthCount's does.
+        indexes = [
+            models.Index(fields=["club", "month"], name="monthline_club_month"),
+            models.Index(
+                fields=[
+                    "club",
+                    "player",
+                    "month",
+                    "games",
+                    "team_games",
+                    "wins",
+                    "team_wins",
+                    "place_sum",
+                    "hands",
+                    "taken",
+                    "pitched",
+                    "bids",
+                    "made",
+                    "set_back",
+                    "in_hole",
+                    "smudges",
+                    "smudges_made",
+                    "revokes",
+                    "chips",
+                ],
+                name="monthline_club_sums",
+            ),
+        ]
 
     def __str__(self) -> str:
         return f"player {self.player_id} in {self.month:%Y-%m}"
