@@ -432,6 +432,60 @@ def test_streaks_join_up_across_months_and_part_months(make_game, club):
         assert streaks(player=bob, span=Span(None, start, end)) == streaks_by_hand(inside)
 
 
+def test_head_to_head_over_part_months_is_the_games_own(make_game, club):
+    tables = [("Ann", "Bob", "Cy"), ("Bob", "Dee", "Ann"), ("Cy", "Ann", "Dee")]
+    days = [(3, 30), (3, 31), (4, 1), (4, 15), (5, 2), (5, 20), (6, 1)]
+    for index, (month, day) in enumerate(days):
+        with at(moment(2024, month, day)):
+            smudge_game(make_game, tables[index % 3])
+    team_game(make_game)
+    rollups_match_the_games(club)
+    ann = Player.objects.get(name="Ann")
+    for start, end in [
+        (None, None),
+        (date(2024, 3, 31), date(2024, 5, 10)),
+        (date(2024, 4, 2), None),
+    ]:
+        span = Span(None, start, end)
+        mine = {
+            line.game_id: line
+            for line in GameLine.objects.filter(span.moments(), player=ann, counted=True)
+        }
+        expected: dict[str, list[int]] = {}
+        for other in GameLine.objects.filter(game__in=list(mine)).exclude(player=ann):
+            me, apart = mine[other.game_id], mine[other.game_id].side != other.side
+            tally = expected.setdefault(other.player.name, [0, 0, 0, 0, 0])
+            for index, value in enumerate(
+                (1, not apart, me.won and apart, other.won and apart, other.place > me.place)
+            ):
+                tally[index] += value
+        found = player_stats(player=ann, span=span).opponents
+        assert {
+            o.name: [o.games, o.partners, o.wins_against, o.losses_to, o.ahead] for o in found
+        } == expected
+        assert [o.games for o in found] == sorted((o.games for o in found), reverse=True)
+
+
+def test_a_long_rating_history_is_drawn_from_evenly_spaced_moments(make_game, club, monkeypatch):
+    monkeypatch.setattr("pitchkeeper.seasons.standings.HISTORY_POINTS", 4)
+    for day in range(1, 10):
+        with at(moment(2024, 2, day * 3)):
+            smudge_game(make_game)
+    bob = Player.objects.get(name="Bob")
+    every = list(
+        RatingPoint.objects.filter(player=bob)
+        .order_by("finished_at")
+        .values_list("finished_at", "mu", "sigma")
+    )
+    drawn = player_stats(player=bob, span=Span(None)).history
+    assert len(every) == 9 and 2 <= len(drawn) <= 4
+    assert drawn[0] == every[0] and drawn[-1] == every[-1]
+    assert set(drawn) <= set(every) and drawn == sorted(drawn)
+    # Within the limit, every game is drawn.
+    short = Span(None, date(2024, 2, 1), date(2024, 2, 10))
+    assert player_stats(player=bob, span=short).history == every[:3]
+
+
 def test_head_to_head(make_game, club):
     smudge_game(make_game)  # Bob beats Ann and Cy
     team_game(make_game)  # Ann and Cy beat Bob and Dee

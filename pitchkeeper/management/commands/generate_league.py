@@ -6,9 +6,11 @@ One club of about thirty players playing nightly for ten years: setback, auction
 and partnership (for chips) at tables of three to six. Every hand is dealt through the
 rules engine: the auction bid by bid from ``legal_bids``, the points given out at random
 (a player's hidden skill and the pitcher's bid tilting them), and the hand played by the
-engine, which refuses anything illegal. Rows are written with bulk_create, the derived
-statistics with the same ``seasons.derive.derive`` that every saved game goes through, then the
-monthly rollups and the ratings in one pass each. The same seed gives the same league.
+engine, which refuses anything illegal. A forked process simulates the next batches
+of games while this one writes the last (one process still draws every random number
+in order, so the same seed gives the same league); rows are written in one
+``executemany`` per table, the derived statistics from the same ``seasons.derive.derive``
+that every saved game goes through, then the rollups and the ratings in one pass each.
 """
 
 from __future__ import annotations
