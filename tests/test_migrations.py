@@ -70,7 +70,9 @@ from pitchkeeper.clubs.models import Club
 from pitchkeeper.games.models import Game
 from pitchkeeper.games.replay import games_replayed
 from pitchkeeper.seasons.derive import stats_rebuild
-from pitchkeeper.seasons.models import GameCount, GameLine, MonthCount, MonthLine, RatingPoint
+from pitchkeeper.seasons.models import (
+    GameCount, GameLine, MonthCount, MonthLine, MonthPair, MonthRun, RatingPoint
+)
 
 for state in games_replayed(games=Game.objects.all()):
     game = state.game
@@ -80,7 +82,7 @@ for state in games_replayed(games=Game.objects.all()):
     assert winner == (state.names and {n: p for p, n in state.names.items()}.get(
         state.result.winner)), game.pk
 
-NAMES = {"id", "club", "player", "month", "kind", "key"}
+NAMES = {"id", "club", "player", "other", "month", "kind", "key"}
 
 def rows(model):
     # A rollup row brought back to nothing (its games deleted or made practice) is
@@ -92,7 +94,7 @@ def rows(model):
         if any(v for k, v in row.items() if k not in NAMES)
     )
 
-derived = (GameLine, GameCount, MonthLine, MonthCount, RatingPoint)
+derived = (GameLine, GameCount, MonthLine, MonthCount, MonthPair, MonthRun, RatingPoint)
 kept = [rows(model) for model in derived]
 stats_rebuild(club=Club.objects.get())
 assert [rows(model) for model in derived] == kept
@@ -136,13 +138,16 @@ def test_a_database_from_before_the_domains_migrates_with_nothing_lost(tmp_path)
 
     after = _tables(database)
     assert {name: after[name] for name in before} == before
-    # The tables added since: the health check's row (written by the first check),
-    # the time zone each club's statistics were built in, and where ratings are still
-    # due (nowhere: the migrated statistics are whole).
+    # The tables added since: the health check's row (written by the first check), the
+    # time zone each club's statistics were built in, where ratings are still due
+    # (nowhere: the migrated statistics are whole), and the head-to-head and runs
+    # rollups, filled from the league's lines (checked against a rebuild below).
     assert {name: n for name, n in after.items() if name not in before} == {
         "pitchkeeper_heartbeat": 0,
         "pitchkeeper_statszone": 1,
         "pitchkeeper_ratingsdue": 0,
+        "pitchkeeper_monthpair": 412,
+        "pitchkeeper_monthrun": 86,
     }
     # The invitations already made expire a week after the migration.
     with closing(sqlite3.connect(database)) as db:

@@ -79,6 +79,13 @@ class Game(models.Model):
                 fields=["club", "finished_at", "counts", "deleted_at", "chip_value"],
                 name="game_club_finished",
             ),
+            # The lowest and highest chip value of the counted games (the ledger's money)
+            # found at the two ends of the index, not by reading every game.
+            models.Index(
+                fields=["club", "chip_value", "finished_at"],
+                name="game_club_chip_value",
+                condition=models.Q(counts=True, deleted_at=None, finished_at__isnull=False),
+            ),
         ]
 
     def __str__(self) -> str:

@@ -27,8 +27,16 @@ from pitchkeeper.seasons.models import (
     GameLine,
     MonthCount,
     MonthLine,
+    MonthPair,
 )
 from pitchkeeper.seasons.ratings import RATING_BATCH, ratings_recompute
+from pitchkeeper.seasons.rollups import (
+    PAIR_FIELDS,
+    pair_sums,
+    pairs_rebuild,
+    runs_changed,
+    runs_refresh,
+)
 from pitchkeeper.seasons.tasks import rerate_from
 from pitchkeeper.seasons.zone import zone_recorded
 
@@ -249,6 +257,7 @@ def _replace(game: Game, lines: list[GameLine], counts: list[GameCount]) -> None
     GameCount.objects.bulk_create(counts)
     _rollup(game.club_id, old_lines, old_counts, sign=-1)
     _rollup(game.club_id, lines, counts, sign=1)
+    runs_changed(club_id=game.club_id, lines=[*old_lines, *lines])
     if _rated(old_lines) != _rated(lines):
         moments = [ln.finished_at for ln in [*old_lines, *lines]]
         rerate_from(club_id=game.club_id, since=(min(moments), game.pk))
@@ -266,7 +275,7 @@ def _month_values(line: GameLine) -> dict[str, int]:
 
 
 def _rollup(
-    club_id: int, lines: Iterable[GameLine], counts: Iterable[GameCount], sign: int
+    club_id: int, lines: Sequence[GameLine], counts: Iterable[GameCount], sign: int
 ) -> None:
     """Add (``sign`` 1) or take away (-1) the counted rows' figures in the monthly
     rollups, in one statement per table: an INSERT that adds to the row already there,
@@ -297,6 +306,12 @@ def _rollup(
         ("player_id", "month", "kind", "key"),
         ("count", "out_of"),
         [(club_id, *key, *tally) for key, tally in tallies.items()],
+    )
+    _upsert_add(
+        MonthPair._meta.db_table,
+        ("player_id", "other_id", "month"),
+        PAIR_FIELDS,
+        [(club_id, *key, *tally) for key, tally in pair_sums(lines, sign).items()],
     )
 
 
@@ -344,6 +359,8 @@ def rollups_rebuild(*, club_id: int) -> None:
     MonthCount.objects.bulk_create(
         (MonthCount(club_id=club_id, **row) for row in counts.iterator()), batch_size=RATING_BATCH
     )
+    pairs_rebuild(club_id=club_id)
+    runs_refresh(club_id=club_id)
 
 
 def _counted(game: Game) -> bool:
@@ -363,6 +380,7 @@ def _refresh_counted(game: Game) -> None:
     for row in [*lines, *counts]:
         row.counted = True
     _rollup(game.club_id, lines, counts, sign=1 if counted else -1)
+    runs_changed(club_id=game.club_id, lines=lines)
     rerate_from(club_id=game.club_id, since=(lines[0].finished_at, game.pk))
 
 
@@ -389,6 +407,7 @@ def _game_deleted(sender: type[Game], instance: Game, **kwargs: Any) -> None:
     GameLine.objects.filter(game=instance).delete()
     GameCount.objects.filter(game=instance).delete()
     _rollup(instance.club_id, lines, counts, sign=-1)
+    runs_changed(club_id=instance.club_id, lines=lines)
     if any(line.counted for line in lines):
         rerate_from(club_id=instance.club_id, since=(lines[0].finished_at, instance.pk))
 

@@ -12,7 +12,7 @@ from typing import Any
 from django.core.cache import cache
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.db.models import Count, Max, Min, Q, QuerySet, Sum
+from django.db.models import F, QuerySet, Subquery, Sum
 from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 
@@ -106,18 +106,24 @@ def _plan(balances: dict[int, int]) -> Plan:
 
 def _chip_value(club: Club, span: Span) -> Decimal | None:
     """The season's chip value; else the games' own, when every counted game of the
-    span has the same one."""
+    span has the same one: when the lowest (a game without one first) is the highest,
+    each read at one end of an index."""
     if span.season is not None and span.season.chip_value is not None:
         return span.season.chip_value
     games = Game.objects.filter(
         span.moments(), club=club, counts=True, deleted_at=None, finished_at__isnull=False
+    ).values("chip_value")
+    value = F("chip_value")
+    low, high = (
+        Club.objects.filter(pk=club.pk)
+        .annotate(
+            low=Subquery(games.order_by(value.asc(nulls_first=True))[:1]),
+            high=Subquery(games.order_by(value.desc(nulls_last=True))[:1]),
+        )
+        .values_list("low", "high")
+        .get()
     )
-    found = games.aggregate(
-        low=Min("chip_value"), high=Max("chip_value"), unset=Count("pk", filter=Q(chip_value=None))
-    )
-    if found["low"] is not None and found["low"] == found["high"] and not found["unset"]:
-        return found["low"]
-    return None
+    return low if low is not None and low == high else None
 
 
 @transaction.atomic

@@ -170,7 +170,34 @@ class MonthLine(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["player", "month"], name="monthline_unique"),
         ]
-        indexes = [models.Index(fields=["club", "month"], name="monthline_club_month")]
+        # The second covering the leaderboard's sums by player, as MonthCount's does.
+        indexes = [
+            models.Index(fields=["club", "month"], name="monthline_club_month"),
+            models.Index(
+                fields=[
+                    "club",
+                    "player",
+                    "month",
+                    "games",
+                    "team_games",
+                    "wins",
+                    "team_wins",
+                    "place_sum",
+                    "hands",
+                    "taken",
+                    "pitched",
+                    "bids",
+                    "made",
+                    "set_back",
+                    "in_hole",
+                    "smudges",
+                    "smudges_made",
+                    "revokes",
+                    "chips",
+                ],
+                name="monthline_club_sums",
+            ),
+        ]
 
     def __str__(self) -> str:
         return f"player {self.player_id} in {self.month:%Y-%m}"
@@ -204,6 +231,76 @@ class MonthCount(models.Model):
 
     def __str__(self) -> str:
         return f"{self.kind} {self.key} of player {self.player_id} in {self.month:%Y-%m}"
+
+
+class MonthPair(models.Model):
+    """Derived rollup: how a player fared with and against each other player in the
+    counted games of one month (the player page's head-to-head table), kept up to date
+    by adding each rewritten game's difference, as MonthLine is."""
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="+")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+    other = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+    month = models.DateField()
+    games = models.IntegerField(default=0)
+    # Games on the same side; won against the other; lost to the other; placed ahead.
+    partners = models.IntegerField(default=0)
+    wins_against = models.IntegerField(default=0)
+    losses_to = models.IntegerField(default=0)
+    ahead = models.IntegerField(default=0)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["player", "other", "month"], name="monthpair_unique"),
+        ]
+        # Covering the player page's sums by other player: read from the index alone.
+        indexes = [
+            models.Index(fields=["club", "month"], name="monthpair_club_month"),
+            models.Index(
+                fields=[
+                    "player",
+                    "other",
+                    "month",
+                    "games",
+                    "partners",
+                    "wins_against",
+                    "losses_to",
+                    "ahead",
+                ],
+                name="monthpair_player_sums",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"player {self.player_id} with {self.other_id} in {self.month:%Y-%m}"
+
+
+class MonthRun(models.Model):
+    """Derived: a player's runs of results in the counted games of one month, so that
+    their streaks over a span are joined up month by month rather than read game by
+    game: the first and last runs (their length, and 1 when they are of wins: integers,
+    so that one SQL statement writes them on every database) and the longest of each
+    kind. Written again from the month's lines whenever one of them changes."""
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="+")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+    month = models.DateField()
+    games = models.IntegerField()
+    head = models.IntegerField()
+    head_won = models.IntegerField()
+    tail = models.IntegerField()
+    tail_won = models.IntegerField()
+    longest_wins = models.IntegerField()
+    longest_without = models.IntegerField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["player", "month"], name="monthrun_unique"),
+        ]
+        indexes = [models.Index(fields=["club", "month"], name="monthrun_club_month")]
+
+    def __str__(self) -> str:
+        return f"runs of player {self.player_id} in {self.month:%Y-%m}"
 
 
 class RatingPoint(models.Model):

@@ -101,6 +101,32 @@ def _subset_sums(items: Sequence[int], amounts: Sequence[int]) -> dict[int, list
     return by_sum
 
 
+def _smallest_groups(amounts: Sequence[int]) -> list[int]:
+    """For each player, the fewest members a zero-sum group holding them can have, as
+    far as it is quickly known: 3 or 4 when such a group exists, else at least 5. Where
+    the groups are too many to list, this is what keeps the bound on the number of
+    groups tight enough that the search rarely has to prove it by trying every split."""
+    n = len(amounts)
+    where: dict[int, list[int]] = defaultdict(list)
+    for i, amount in enumerate(amounts):
+        where[amount].append(i)
+
+    def found(need: int, avoid: set[int]) -> bool:
+        return any(k not in avoid for k in where.get(need, ()))
+
+    smallest = []
+    for i in range(n):
+        others = [j for j in range(n) if j != i]
+        pairs = [(j, k) for a, j in enumerate(others) for k in others[a + 1 :]]
+        if any(found(-amounts[i] - amounts[j], {i, j}) for j in others):
+            smallest.append(3)
+        elif any(found(-amounts[i] - amounts[j] - amounts[k], {i, j, k}) for j, k in pairs):
+            smallest.append(4)
+        else:
+            smallest.append(5)
+    return smallest
+
+
 class _OutOfBudget(Exception):
     pass
 
@@ -135,6 +161,8 @@ class _Search:
         ]
         self.smallest = [3] * self.n
         self.by_first: dict[int, list[int]] = defaultdict(list)
+        if not self.listed:
+            self.smallest = _smallest_groups(amounts)
         if self.listed:
             zero = [
                 a | b
@@ -144,9 +172,13 @@ class _Search:
                 if a | b not in (0, self.full)
             ]
             zero.sort(key=int.bit_count)
+            by_first = self.by_first
+            for mask in zero:
+                by_first[(mask & -mask).bit_length() - 1].append(mask)
             unset = self.full
             for mask in zero:
-                self.by_first[(mask & -mask).bit_length() - 1].append(mask)
+                if not unset:
+                    break
                 for i in _bits(mask & unset):
                     self.smallest[i] = mask.bit_count()
                 unset &= ~mask

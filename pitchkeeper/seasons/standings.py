@@ -9,6 +9,7 @@ from typing import Any
 
 from django.db import connection
 from django.db.models import Count, F, Q, QuerySet, Subquery, Sum
+from django.db.models.query import RawQuerySet
 
 from pitchkeeper.clubs.models import Club, Player
 from pitchkeeper.seasons.derive import CATEGORY, LINE_SUMS, MONTH_FIELDS
@@ -17,9 +18,12 @@ from pitchkeeper.seasons.models import (
     GameLine,
     MonthCount,
     MonthLine,
+    MonthPair,
+    MonthRun,
     RatingPoint,
 )
 from pitchkeeper.seasons.ratings import _latest_rating
+from pitchkeeper.seasons.rollups import PAIR_FIELDS
 from pitchkeeper.seasons.spans import Span
 
 
@@ -207,7 +211,8 @@ class PlayerStats:
 
 
 def player_stats(*, player: Player, span: Span, page: int = 1, per_page: int = 20) -> PlayerStats:
-    """One player's figures over the span: nine queries, whatever the number of games."""
+    """One player's figures over the span: ten queries, whatever the number of games
+    (four more when it starts or ends in the middle of a month)."""
     club = player.club_id
     standing = _gather(club, span, player).get(player.pk)
     # Asked even without a game in the span, so that the page costs the same queries.
@@ -216,40 +221,8 @@ def player_stats(*, player: Player, span: Span, page: int = 1, per_page: int = 2
         standing.name, standing.mu, standing.sigma = rating
     moments = span.moments()
     mine = GameLine.objects.filter(moments, player=player, counted=True)
-    others = (
-        GameLine.objects.filter(
-            moments, game__lines__player=player, game__lines__counted=True, counted=True
-        )
-        .exclude(player=player)
-        .values("player_id", "player__name")
-        .annotate(
-            games=Count("id"),
-            partners=Count("id", filter=Q(side=F("game__lines__side"))),
-            wins_against=Count(
-                "id", filter=Q(game__lines__won=True) & ~Q(side=F("game__lines__side"))
-            ),
-            losses_to=Count("id", filter=Q(won=True) & ~Q(side=F("game__lines__side"))),
-            ahead=Count("id", filter=Q(place__gt=F("game__lines__place"))),
-        )
-        .order_by("-games", "player__name")
-    )
-    opponents = [
-        Opponent(
-            row["player_id"],
-            row["player__name"],
-            row["games"],
-            row["partners"],
-            row["wins_against"],
-            row["losses_to"],
-            row["ahead"],
-        )
-        for row in others
-    ]
-    history = list(
-        RatingPoint.objects.filter(moments, player=player)
-        .order_by("finished_at", "game_id")
-        .values_list("finished_at", "mu", "sigma")
-    )
+    opponents = _opponents(player, span)
+    history = _history(player, span, standing.games if standing else 0)
     start = (page - 1) * per_page
     games = list(
         mine.select_related("game").order_by("-finished_at", "-game_id")[
@@ -267,45 +240,120 @@ def player_stats(*, player: Player, span: Span, page: int = 1, per_page: int = 2
     )
 
 
+def _opponents(player: Player, span: Span) -> list[Opponent]:
+    """Everyone the player met over the span, most games first: the monthly rollup of
+    the whole months, and the lines of the part-months at the edges, each joined to the
+    player's own line of the game (no query when there are none)."""
+    months, edges = span.parts()
+    tallies: dict[int, list[int]] = {}
+    names: dict[int, str] = {}
+    rollup = (
+        MonthPair.objects.filter(months, player=player)
+        .values("other_id", other_name=F("other__name"))
+        .annotate(**{name: Sum(name) for name in PAIR_FIELDS})
+    )
+    apart = ~Q(side=F("game__lines__side"))
+    edge = (
+        GameLine.objects.filter(
+            edges, game__lines__player=player, game__lines__counted=True, counted=True
+        )
+        .exclude(player=player)
+        .values(other_id=F("player_id"), other_name=F("player__name"))
+        .annotate(
+            games=Count("id"),
+            partners=Count("id", filter=Q(side=F("game__lines__side"))),
+            wins_against=Count("id", filter=Q(game__lines__won=True) & apart),
+            losses_to=Count("id", filter=Q(won=True) & apart),
+            ahead=Count("id", filter=Q(place__gt=F("game__lines__place"))),
+        )
+    )
+    for rows in (rollup, edge):
+        for row in rows:
+            names[row["other_id"]] = row["other_name"]
+            tally = tallies.setdefault(row["other_id"], [0] * len(PAIR_FIELDS))
+            for index, name in enumerate(PAIR_FIELDS):
+                tally[index] += row[name] or 0
+    found = [Opponent(pk, names[pk], *tally) for pk, tally in tallies.items() if tally[0]]
+    return sorted(found, key=lambda o: (-o.games, o.name))
+
+
+# The most points of a player's rating history a page draws.
+HISTORY_POINTS = 120
+
+
+def _history(player: Player, span: Span, games: int) -> list[tuple[datetime, float, float]]:
+    """The player's rating after each game of the span, in two queries whatever their
+    number: up to HISTORY_POINTS games, all of them; beyond, the rating at as many
+    evenly spaced moments from their first game to their last, each found by an index
+    seek, so that years of games are not read to draw a line of 120 points."""
+    points = RatingPoint.objects.filter(span.moments(), player=player)
+    ordered = points.order_by("finished_at", "game_id")
+    first, last = (
+        Player.objects.filter(pk=player.pk)
+        .annotate(
+            first=Subquery(ordered.values("finished_at")[:1]),
+            last=Subquery(ordered.reverse().values("finished_at")[:1]),
+        )
+        .values_list("first", "last")
+        .get()
+    )
+    if games > HISTORY_POINTS and first is not None and last is not None:
+        step = (last - first) / (HISTORY_POINTS - 1)
+        moments = [first + step * k for k in range(HISTORY_POINTS - 1)] + [last]
+        return [(p.finished_at, p.mu, p.sigma) for p in _ratings_at(player, moments)]
+    return list(ordered.values_list("finished_at", "mu", "sigma"))
+
+
+def _ratings_at(player: Player, moments: list[datetime]) -> RawQuerySet[RatingPoint]:
+    """The player's latest rating point at each moment, one index seek each, in one
+    statement written out here: built by the ORM, its 120 subqueries took longer to
+    compile than to run."""
+    table = connection.ops.quote_name(RatingPoint._meta.db_table)
+    latest = (
+        f"(SELECT id FROM {table} WHERE player_id = %s AND finished_at <= %s "
+        "ORDER BY finished_at DESC, game_id DESC LIMIT 1)"
+    )
+    stored = RatingPoint._meta.get_field("finished_at")
+    params: list[Any] = []
+    for moment in moments:
+        params += [player.pk, stored.get_db_prep_value(moment, connection)]
+    sql = (
+        f"SELECT id, finished_at, mu, sigma FROM {table} "
+        f"WHERE id IN ({', '.join([latest] * len(moments))}) ORDER BY finished_at, game_id"
+    )
+    return RatingPoint.objects.raw(sql, params)
+
+
 def streaks(*, player: Player, span: Span) -> Streaks:
     """The longest runs of wins and of games without a win, and the run the player is
-    on, counted in the database (runs of equal results, "gaps and islands")."""
-    table = connection.ops.quote_name(GameLine._meta.db_table)
-    low, high = span.bounds()
-    where = "player_id = %s AND counted"
-    params: list[Any] = [player.pk]
-    if low:
-        where += " AND finished_at >= %s"
-        params.append(low)
-    if high:
-        where += " AND finished_at < %s"
-        params.append(high)
-    # Raw SQL, so the moments are put in the column's stored form (naive UTC on SQLite).
-    stored = GameLine._meta.get_field("finished_at")
-    params = [params[0], *(stored.get_db_prep_value(v, connection) for v in params[1:])]
-    sql = f"""
-        WITH seq AS (
-            SELECT won, finished_at, game_id,
-                   ROW_NUMBER() OVER (ORDER BY finished_at, game_id)
-                   - ROW_NUMBER() OVER (PARTITION BY won ORDER BY finished_at, game_id) AS run
-            FROM {table} WHERE {where}
-        ), runs AS (
-            SELECT won, run, COUNT(*) AS length, MAX(finished_at) AS last_at,
-                   MAX(game_id) AS last_game
-            FROM seq GROUP BY won, run
-        ), latest AS (
-            SELECT won, length FROM runs ORDER BY last_at DESC, last_game DESC LIMIT 1
+    on: the runs of each whole month (MonthRun) joined up in order, with the games of
+    the part-months at the edges, in a query or two whatever the number of games."""
+    months, edges = span.parts()
+    parts = [
+        (
+            run.month,
+            run.games,
+            run.head,
+            bool(run.head_won),
+            run.tail,
+            bool(run.tail_won),
+            run.longest_wins,
+            run.longest_without,
         )
-        SELECT 0, won, MAX(length) FROM runs GROUP BY won
-        UNION ALL SELECT 1, won, length FROM latest
-    """
+        for run in MonthRun.objects.filter(months, player=player)
+    ]
+    edge = GameLine.objects.filter(edges, player=player, counted=True)
+    for month, won in edge.order_by("finished_at", "game_id").values_list("month", "won"):
+        parts.append((month, 1, 1, won, 1, won, int(won), int(not won)))
+    # A stable sort: the games of a part-month stay in the order they finished.
+    parts.sort(key=lambda part: part[0])
     longest = {True: 0, False: 0}
     current, current_won = 0, None
-    with connection.cursor() as cursor:
-        cursor.execute(sql, params)
-        for which, won, length in cursor.fetchall():
-            if which == 0:
-                longest[bool(won)] = length
-            else:
-                current, current_won = length, bool(won)
+    for _month, games, head, head_won, tail, tail_won, wins, without in parts:
+        longest[True] = max(longest[True], wins)
+        longest[False] = max(longest[False], without)
+        # The month's first run carries on the run before it when of the same kind.
+        joined = head + (current if current_won == head_won else 0)
+        longest[head_won] = max(longest[head_won], joined)
+        current, current_won = (joined, head_won) if head == games else (tail, tail_won)
     return Streaks(longest[True], longest[False], current, current_won)

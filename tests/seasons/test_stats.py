@@ -32,9 +32,12 @@ from pitchkeeper.seasons.models import (
     GameLine,
     MonthCount,
     MonthLine,
+    MonthPair,
+    MonthRun,
     RatingPoint,
     Season,
 )
+from pitchkeeper.seasons.rollups import PAIR_FIELDS
 from pitchkeeper.seasons.spans import Span, span_for
 from pitchkeeper.seasons.standings import Streaks, bid_order, leaderboard, player_stats, streaks
 
@@ -217,7 +220,13 @@ def rollups_match_the_games(club) -> None:
             "player_id", "month", "kind", "key", "count", "out_of"
         )
     )
+    pair_columns = ("player_id", "other_id", "month", *PAIR_FIELDS)
+    kept_pairs = sorted(MonthPair.objects.filter(club=club, games__gt=0).values_list(*pair_columns))
+    run_columns = [f.attname for f in MonthRun._meta.concrete_fields if f.name != "id"]
+    kept_runs = sorted(MonthRun.objects.filter(club=club).values_list(*run_columns))
     rollups_rebuild(club_id=club.pk)
+    assert kept_pairs == sorted(MonthPair.objects.filter(club=club).values_list(*pair_columns))
+    assert kept_runs == sorted(MonthRun.objects.filter(club=club).values_list(*run_columns))
     assert kept_lines == sorted(
         MonthLine.objects.filter(club=club).values_list("player_id", "month", *MONTH_FIELDS)
     )
@@ -394,6 +403,89 @@ def test_streaks(make_game, club):
     assert streaks(player=bob, span=two_days) == Streaks(1, 1, 1, True)
 
 
+def streaks_by_hand(results: list[bool]) -> Streaks:
+    longest = {True: 0, False: 0}
+    length = 0
+    for index, won in enumerate(results):
+        length = length + 1 if index and results[index - 1] == won else 1
+        longest[won] = max(longest[won], length)
+    return Streaks(longest[True], longest[False], length, results[-1] if results else None)
+
+
+def test_streaks_join_up_across_months_and_part_months(make_game, club):
+    # Runs that cross month ends, a month of one result, and spans cut mid-month.
+    bob_wins = [True, True, False, False, True, True, True, True, False, True, True, False]
+    days = [(3, 5), (3, 28), (3, 30), (4, 2), (4, 9), (4, 20), (5, 1), (5, 31), (6, 3)]
+    days += [(6, 4), (7, 15), (7, 16)]
+    results = []
+    for (month, day), won in zip(days, bob_wins, strict=True):
+        with at(moment(2024, month, day)):
+            smudge_game(make_game, ("Ann", "Bob", "Cy") if won else ("Bob", "Cy", "Ann"))
+        results.append((date(2024, month, day), won))
+    rollups_match_the_games(club)
+    bob = Player.objects.get(name="Bob")
+    spans = [(None, None), (date(2024, 3, 29), date(2024, 6, 3)), (date(2024, 4, 1), None)]
+    spans += [(date(2024, 3, 6), date(2024, 3, 31)), (date(2024, 5, 2), date(2024, 5, 30))]
+    spans += [(None, date(2024, 4, 30)), (date(2024, 4, 5), date(2024, 7, 15))]
+    for start, end in spans:
+        inside = [won for day, won in results if (start or day) <= day <= (end or day)]
+        assert streaks(player=bob, span=Span(None, start, end)) == streaks_by_hand(inside)
+
+
+def test_head_to_head_over_part_months_is_the_games_own(make_game, club):
+    tables = [("Ann", "Bob", "Cy"), ("Bob", "Dee", "Ann"), ("Cy", "Ann", "Dee")]
+    days = [(3, 30), (3, 31), (4, 1), (4, 15), (5, 2), (5, 20), (6, 1)]
+    for index, (month, day) in enumerate(days):
+        with at(moment(2024, month, day)):
+            smudge_game(make_game, tables[index % 3])
+    team_game(make_game)
+    rollups_match_the_games(club)
+    ann = Player.objects.get(name="Ann")
+    for start, end in [
+        (None, None),
+        (date(2024, 3, 31), date(2024, 5, 10)),
+        (date(2024, 4, 2), None),
+    ]:
+        span = Span(None, start, end)
+        mine = {
+            line.game_id: line
+            for line in GameLine.objects.filter(span.moments(), player=ann, counted=True)
+        }
+        expected: dict[str, list[int]] = {}
+        for other in GameLine.objects.filter(game__in=list(mine)).exclude(player=ann):
+            me, apart = mine[other.game_id], mine[other.game_id].side != other.side
+            tally = expected.setdefault(other.player.name, [0, 0, 0, 0, 0])
+            for index, value in enumerate(
+                (1, not apart, me.won and apart, other.won and apart, other.place > me.place)
+            ):
+                tally[index] += value
+        found = player_stats(player=ann, span=span).opponents
+        assert {
+            o.name: [o.games, o.partners, o.wins_against, o.losses_to, o.ahead] for o in found
+        } == expected
+        assert [o.games for o in found] == sorted((o.games for o in found), reverse=True)
+
+
+def test_a_long_rating_history_is_drawn_from_evenly_spaced_moments(make_game, club, monkeypatch):
+    monkeypatch.setattr("pitchkeeper.seasons.standings.HISTORY_POINTS", 4)
+    for day in range(1, 10):
+        with at(moment(2024, 2, day * 3)):
+            smudge_game(make_game)
+    bob = Player.objects.get(name="Bob")
+    every = list(
+        RatingPoint.objects.filter(player=bob)
+        .order_by("finished_at")
+        .values_list("finished_at", "mu", "sigma")
+    )
+    drawn = player_stats(player=bob, span=Span(None)).history
+    assert len(every) == 9 and 2 <= len(drawn) <= 4
+    assert drawn[0] == every[0] and drawn[-1] == every[-1]
+    assert set(drawn) <= set(every) and drawn == sorted(drawn)
+    # Within the limit, every game is drawn.
+    short = Span(None, date(2024, 2, 1), date(2024, 2, 10))
+    assert player_stats(player=bob, span=short).history == every[:3]
+
+
 def test_head_to_head(make_game, club):
     smudge_game(make_game)  # Bob beats Ann and Cy
     team_game(make_game)  # Ann and Cy beat Bob and Dee
@@ -446,6 +538,24 @@ def test_the_chip_value_comes_from_the_season_or_the_games(make_game, club):
     season = Season.objects.create(club=club, name="S", start=date(2000, 1, 1), chip_value="1.50")
     span = span_for(club=club, key=str(season.pk))
     assert str(ledger(club=club, span=span).chip_value) == "1.50"
+
+
+@pytest.mark.parametrize(
+    ("values", "shown"),
+    [
+        (["0.25", "0.25"], "0.25"),
+        (["0.25", None], None),
+        ([None, "0.25"], None),
+        (["0.25", "0.50"], None),
+        ([None, None], None),
+    ],
+)
+def test_the_games_chip_value_only_when_every_game_has_the_same(make_game, club, values, shown):
+    for value in values:
+        game = smudge_game(make_game)
+        Game.objects.filter(pk=game.pk).update(chip_value=value)
+    found = ledger(club=club, span=Span(None)).chip_value
+    assert (None if found is None else str(found)) == shown
 
 
 def test_rebuilding_from_the_hands_gives_the_same_rows(make_game, club):

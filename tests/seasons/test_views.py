@@ -348,12 +348,13 @@ def test_pages_cost_a_fixed_number_of_queries(client, make_game, club, season_ga
     ("page", "queries"),
     # Session, user and membership (3) and the seasons for the picker (1), then all
     # time from the monthly rollups: the leaderboard's sums, tallies and ratings (3); a
-    # player (1) with sums, tallies, rating, opponents, rating history, games and
-    # streaks (7); on those two, whether ratings are being re-rated (1); the ledger's
-    # chips, payments, names, chip value and the players to pick from (5). A season
-    # adds itself (1) and, when it starts or ends in the middle of a month, the games
-    # of those days (1 for the ledger, 2 for the others).
-    [("leaderboard", 8), ("player", 13), ("ledger", 9), ("seasons", 4)],
+    # player (1) with sums, tallies, rating, opponents, rating history (its first and
+    # last game, then its points), games and streaks (8); on those two, whether ratings
+    # are being re-rated (1); the ledger's chips, payments, names, chip value and the
+    # players to pick from (5). A season adds itself (1) and, when it starts or ends in
+    # the middle of a month, the games of those days (1 for the ledger, 2 for the
+    # leaderboard, 4 for a player: sums, tallies, opponents and streaks).
+    [("leaderboard", 8), ("player", 14), ("ledger", 9), ("seasons", 4)],
 )
 def test_query_counts(client, season_games, django_assert_num_queries, page, queries):
     url = pages(season_games)[page] + "?season=all"

@@ -30,9 +30,6 @@ from pitchkeeper.seasons.views.shared import (
 CHART_WIDTH, CHART_HEIGHT, CHART_PAD = 320, 160, 14
 
 
-CHART_POINTS = 120
-
-
 BAR_HEIGHT, BAR_GAP, BAR_LABEL, BAR_TEXT = 22, 8, 56, 96
 
 
@@ -50,15 +47,11 @@ class RatingChart:
     last: datetime
 
 
-def rating_chart(history: list[tuple[datetime, float, float]]) -> RatingChart | None:
-    """The rating after each game as a line, its uncertainty (±σ) as a band; a long
-    history is thinned to CHART_POINTS evenly spaced games, the last one kept."""
-    if len(history) < 2:
+def rating_chart(points: list[tuple[datetime, float, float]]) -> RatingChart | None:
+    """The rating after each game as a line, its uncertainty (±σ) as a band (a long
+    history comes thinned from standings.player_stats)."""
+    if len(points) < 2:
         return None
-    step = max(1, -(-len(history) // CHART_POINTS))
-    points = history[::step]
-    if points[-1] is not history[-1]:
-        points.append(history[-1])
     high = max(mu + sigma for _at, mu, sigma in points)
     low = min(mu - sigma for _at, mu, sigma in points)
     span = (high - low) or 1
