@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+
 import segno
 from django import template
 from django.template.context import Context
@@ -29,7 +31,13 @@ def share_qr_svg(url: str) -> SafeString:
 
     Dark on an explicit light background so it still scans in dark mode; a quiet zone
     of 4 modules as the standard asks, since phone cameras misread tighter ones."""
-    label = _("QR code of the live scoreboard link")
+    return _qr_svg(url, _("QR code of the live scoreboard link"))
+
+
+# Encoding a code took longer than the rest of the game screen; a game's link stays
+# the same from hand to hand, so each link is encoded once per language.
+@functools.lru_cache(maxsize=256)
+def _qr_svg(url: str, label: str) -> SafeString:
     svg = segno.make(url).svg_inline(
         scale=1,
         border=4,

@@ -8,6 +8,7 @@ from django import forms
 from django.utils.translation import gettext as _
 
 from pitchkeeper.games.forms.auction import PASS, AuctionEntry, auction_size, bid_value
+from pitchkeeper.games.forms.render import ChoicesInPython
 from pitchkeeper.games.replay import GameState
 from pitchkeeper.games.words import NOBODY_WORDS, bid_label, category_label
 from pitchkeeper.rules import (
@@ -58,6 +59,8 @@ class HandForm(AuctionEntry, forms.Form):
     ``dealer`` is who deals the hand being entered; the auction is asked for in
     bidding order from the player on the dealer's left.
     """
+
+    default_renderer = ChoicesInPython()
 
     def __init__(
         self, *args: Any, state: GameState, dealer: str, number: int | None = None, **kwargs: Any
