@@ -32,7 +32,9 @@ def option_tag(widget: dict[str, Any]) -> SafeString:
         ),
     )
     value = "" if widget["value"] is None else format_html(' value="{}"', widget["value"])
-    tag = format_html('<input type="{}" name="{}"{}{}>', widget["type"], widget["name"], value, attrs)
+    tag = format_html(
+        '<input type="{}" name="{}"{}{}>', widget["type"], widget["name"], value, attrs
+    )
     if not widget.get("wrap_label"):
         return tag
     label_for = format_html(' for="{}"', widget["attrs"]["id"]) if widget["attrs"].get("id") else ""
