@@ -1,12 +1,20 @@
 """A stored game read back into the engine's terms and replayed: the GameState that
-every screen, service and statistic starts from."""
+every screen, service and statistic starts from.
+
+What the engine made of a game's hands is kept in Django's cache, keyed by the game and
+the id and version of each of its hands: every change to a hand writes it with a new
+version (games.hands), so a key names one set of hands, and a change, an undo or a
+deletion is never answered from an older entry. A screen then replays nothing, and a
+saved hand leaves the result it played on for the next request."""
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from django.core.cache import cache
 from django.db.models import Prefetch, QuerySet
 
 from pitchkeeper.games.models import Game, Hand, Seat
@@ -35,9 +43,34 @@ class GameState:
         return {seat.player_id: seat.player.name for seat in self.seats}
 
 
+# A game still on the table is read every minute or so; one left for a day is replayed
+# again when it is opened.
+RESULT_SECONDS = 24 * 60 * 60
+
+
 def game_state(*, game: Game) -> GameState:
-    """A game replayed: a fixed number of queries however long the game is."""
-    return _replayed(game, list(game.seats.select_related("player")), list(game.hands.all()))
+    """A game replayed (or its replay taken from the cache): a fixed number of queries
+    however long the game is."""
+    seats, hands = list(game.seats.select_related("player")), list(game.hands.all())
+    record = _record(game, seats, hands)
+    key = _result_key(game, hands)
+    result = cache.get(key) if key else None
+    if result is None:
+        result = record.replay()
+        if key:
+            cache.set(key, result, RESULT_SECONDS)
+    return GameState(game, seats, hands, record, result)
+
+
+def _result_key(game: Game, hands: Sequence[Hand]) -> str | None:
+    """The cache key of what the engine makes of ``hands``; None for rows not saved."""
+    if game.pk is None or any(hand.pk is None for hand in hands):
+        return None
+    # The game's creation time too: a test database hands out the same ids again.
+    stored = f"{game.created.isoformat() if game.created else ''}:" + ",".join(
+        f"{hand.pk}.{hand.version}" for hand in hands
+    )
+    return f"pitchkeeper:replay:{game.pk}:{hashlib.sha256(stored.encode()).hexdigest()}"
 
 
 def games_replayed(*, games: QuerySet[Game]) -> list[GameState]:
@@ -53,7 +86,10 @@ def saved_state(
 ) -> GameState:
     """The state of a game whose ``hands`` were just written, with the ``result`` the
     engine gave for them: what game_state would read back, without reading or replaying
-    the game again."""
+    the game again. The result is kept for the game's next read."""
+    key = _result_key(game, hands)
+    if key:
+        cache.set(key, result, RESULT_SECONDS)
     return GameState(game, seats, hands, _record(game, seats, hands), result)
 
 
