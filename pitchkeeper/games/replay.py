@@ -53,13 +53,24 @@ def game_state(*, game: Game) -> GameState:
     however long the game is."""
     seats, hands = list(game.seats.select_related("player")), list(game.hands.all())
     record = _record(game, seats, hands)
-    key = _result_key(game, hands)
-    result = cache.get(key) if key else None
+    result = kept_result(game=game, hands=hands)
     if result is None:
         result = record.replay()
-        if key:
-            cache.set(key, result, RESULT_SECONDS)
+        _keep(game, hands, result)
     return GameState(game, seats, hands, record, result)
+
+
+def kept_result(*, game: Game, hands: Sequence[Hand]) -> GameResult | None:
+    """What the engine made of the game when its hands were ``hands`` (stored rows, as
+    they are stored), if it is still in the cache."""
+    key = _result_key(game, hands)
+    return cache.get(key) if key else None
+
+
+def _keep(game: Game, hands: Sequence[Hand], result: GameResult) -> None:
+    key = _result_key(game, hands)
+    if key:
+        cache.set(key, result, RESULT_SECONDS)
 
 
 def _result_key(game: Game, hands: Sequence[Hand]) -> str | None:
@@ -87,9 +98,7 @@ def saved_state(
     """The state of a game whose ``hands`` were just written, with the ``result`` the
     engine gave for them: what game_state would read back, without reading or replaying
     the game again. The result is kept for the game's next read."""
-    key = _result_key(game, hands)
-    if key:
-        cache.set(key, result, RESULT_SECONDS)
+    _keep(game, hands, result)
     return GameState(game, seats, hands, _record(game, seats, hands), result)
 
 
