@@ -45,7 +45,8 @@ def option_tag(widget: dict[str, Any]) -> SafeString:
     if widget.get("wrap_label"):
         label_id = widget["attrs"].get("id")
         label_for = f' for="{escaped(label_id)}"' if label_id else ""
-        tag = f"<label{label_for}>{tag} {escaped(widget['label'])}</label>"
+        # The newline is the one input.html ends with, which input_option.html keeps.
+        tag = f"<label{label_for}>{tag}\n {escaped(widget['label'])}</label>"
     return mark_safe(tag)  # noqa: S308 - every value above is escaped
 
 
