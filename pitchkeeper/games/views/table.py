@@ -20,6 +20,7 @@ from pitchkeeper.games.access import member_game
 from pitchkeeper.games.board import board, history
 from pitchkeeper.games.chart import chart
 from pitchkeeper.games.forms.hand import HandForm
+from pitchkeeper.games.hand_list import hand_items
 from pitchkeeper.games.hands import Conflict, hand_record
 from pitchkeeper.games.models import Game
 from pitchkeeper.games.replay import GameState, game_state
@@ -84,7 +85,9 @@ def _render_game(
         "game": state.game,
         "state": state,
         "board": board(state),
-        "history": history(state, first=earlier + 1),
+        "history": hand_items(
+            history(state, first=earlier + 1), game_id=state.game.pk, can_score=can_score
+        ),
         "earlier": earlier,
         "chart": chart(state),
         "form": form if can_score else None,
@@ -112,11 +115,9 @@ def game_hands(request: HttpRequest, pk: int) -> HttpResponse:
     screen's latest ones, which take the place of its "earlier hands" link."""
     _game_row, state = _game(request, pk, "read")
     last = max(len(state.hands) - TABLE_HANDS, 0) if request.htmx else None
-    context = {
-        "game": state.game,
-        "rows": history(state, last=last),
-        "can_score": request.role in ROLES_FOR["score"],  # type: ignore[attr-defined]
-    }
+    can_score = request.role in ROLES_FOR["score"]  # type: ignore[attr-defined]
+    rows = history(state, last=last)
+    context = {"game": state.game, "rows": hand_items(rows, game_id=pk, can_score=can_score)}
     template = "games/game_hands.html#earlier" if request.htmx else "games/game_hands.html"
     return render(request, template, context)
 
