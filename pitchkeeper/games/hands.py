@@ -141,7 +141,8 @@ def game_save(
         Hand.objects.bulk_create(new)
     _save_outcome(game, result, ids)
     game_saved.send(Game, game=game, record=state.record, result=result, ids=ids)
-    return saved_state(game=game, seats=state.seats, hands=stored, result=result)
+    known = state.record.hands[:kept]
+    return saved_state(game=game, seats=state.seats, hands=stored, result=result, known=known)
 
 
 def _kept(state: GameState, records: Sequence[HandRecord], rows: Sequence[Hand | None]) -> int:
@@ -210,7 +211,7 @@ def _locked_state(game: Game, seen: GameState | None = None) -> GameState:
         # The hands are as the caller read them (every change to a hand gives it a new
         # version, and the rules and seats never change), so its replay still holds.
         return replace(seen, game=locked)
-    return game_state(game=locked)
+    return game_state(game=locked, whole=True)
 
 
 def _next_version(state: GameState) -> int:

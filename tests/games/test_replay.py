@@ -206,3 +206,38 @@ def test_a_save_after_another_phone_edited_a_hand_replays_what_is_stored(state):
     fresh = game_state(game=state.game)
     assert saved.record.hands[0].bid == 2
     assert saved.result == fresh.result and rows(saved) == rows(fresh)
+
+
+def test_a_read_and_each_one_tap_change_cost_the_same_queries_however_long_the_game(client, state):
+    """A screen reads only each hand's number, version and token (the rest is kept):
+    nothing asks for another column hand by hand, on any length of game."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    game = state.game
+
+    def counted() -> list[int]:
+        counts = []
+        # The entry's one-time token too: the submit looks for it among the hands.
+        entry = {"action": "misdeal", "token": f"entry-{len(game_state(game=game).hands)}"}
+        requests = [
+            ("get", reverse("game", args=[game.pk]), {}, {}),
+            ("get", reverse("game_hands", args=[game.pk]), {}, HTMX),
+            ("post", reverse("hand_add", args=[game.pk]), entry, {}),
+            ("post", reverse("undo", args=[game.pk]), {}, {}),
+            ("post", reverse("redo", args=[game.pk]), {}, {}),
+        ]
+        for method, url, data, headers in requests:
+            with CaptureQueriesContext(connection) as queries:
+                response = getattr(client, method)(url, data, **headers)
+            assert response.status_code in (200, 302)
+            counts.append(len(queries.captured_queries))
+        return counts
+
+    # Once first, so that the session holds the same (an emptied redo stack) each time.
+    counted()
+    short = counted()
+    for _hand in range(10):
+        hand_record(game=game, record=HandRecord(misdeal=True))
+
+    assert counted() == short
