@@ -13,7 +13,9 @@ client. The cases run interleaved (bench/rounds.py): each round runs each once i
 order, and a figure is the median time and the median of the per-round ratios to the
 bare view. A submitted hand is checked to be saved and deleted again (untimed), so that
 every submit meets the same game. Each request's hands played by the engine are counted
-too: a replay of the game plays every hand from the first.
+too: a replay of the game plays every hand from the first. The game screen is timed
+with the game's replay kept in the cache, as a table's next request finds it, and with
+the cache emptied before it (untimed), as a game opened again after a day is read.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ import os
 import platform
 import sqlite3
 import tempfile
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -84,6 +87,22 @@ def won_game(players: list[Any]) -> Any:
     return over
 
 
+def forgotten(game: Any) -> Callable[[], None]:
+    """Drops what the cache keeps of ``game`` as it is stored, as a game opened again
+    after a day has lost it (the other games' entries stay)."""
+    from django.core.cache import cache
+
+    from pitchkeeper.games.replay import _key
+
+    def forget() -> None:
+        key = _key(game, list(game.hands.all()))
+        if key is None or cache.get(key) is None:
+            raise SystemExit(f"nothing was kept of game {game.pk} to drop")
+        cache.delete(key)
+
+    return forget
+
+
 def hand_post(record: Any) -> dict[str, str]:
     data = {"pitcher": record.pitcher, "bid": str(record.bid), "action": "save"}
     for key, side in record.points.items():
@@ -132,6 +151,12 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=40, help="timed rounds")
     parser.add_argument("--hands", type=int, nargs="+", default=[10, 30, 60])
     parser.add_argument("--database", type=Path, help="play in the league kept here")
+    parser.add_argument(
+        "--clock",
+        choices=["wall", "cpu"],
+        default="wall",
+        help="wall time, or this process's CPU time (on a machine shared with other work)",
+    )
     options = parser.parse_args()
     if options.database:
         configure(options.database.resolve())
@@ -204,6 +229,8 @@ def report(options: argparse.Namespace) -> None:
         game_url = reverse("game", args=[state.game.pk])
         cases.append(Case(f"game screen, full page, {hands} hands", get(game_url)))
         cases.append(Case(f"game screen, htmx, {hands} hands", get(game_url, **htmx)))
+        cold = f"game screen, htmx, nothing kept, {hands} hands"
+        cases.append(Case(cold, get(game_url, **htmx), before=forgotten(state.game)))
         run, after = submit(state.game, hands, 200, **htmx)
         cases.append(Case(f"hand submit, htmx, {hands} hands", run, after=after))
         run, after = submit(state.game, hands, 302)
@@ -219,27 +246,37 @@ def report(options: argparse.Namespace) -> None:
     for case in cases:
         measured = []
         for measure in (queries, hands_played):
+            if case.before is not None:
+                case.before()
             measured.append(measure(case.run))
             if case.after is not None:
                 case.after()
         counted[case.name] = measured
-    figures = interleaved(cases, rounds=options.runs, warm_up=WARM_UP)
+    clock = time.process_time if options.clock == "cpu" else time.perf_counter
+    figures = interleaved(cases, rounds=options.runs, warm_up=WARM_UP, clock=clock)
 
     print(
         f"Pitchkeeper game benchmark: setback games of {options.hands} hands in {where}, "
         f"{options.runs} rounds after {WARM_UP} warm-up, each case once a round in random "
-        "order; medians of the time and of the per-round ratio to the bare view.\n"
+        f"order; medians of the time ({options.clock} clock) and of the per-round ratio to "
+        "the bare view.\n"
         f"Python {platform.python_version()}, Django {django.get_version()}, "
         f"SQLite {sqlite3.sqlite_version}, DEBUG off, {os.cpu_count()} CPUs, "
         f"{platform.machine()}.\n"
     )
-    print(f"{'request':34} {'median':>9} {'x bare':>8} {'queries':>8} {'hands played':>13}")
+    print(f"{'request':48} {'median':>9} {'x bare':>8} {'queries':>8} {'hands played':>13}")
     for name, figure in figures.items():
         count, played = counted[name]
-        print(f"{name:34} {figure.median_ms:6.2f} ms {figure.ratio:7.1f}x {count:8} {played:13}")
+        print(f"{name:48} {figure.median_ms:6.2f} ms {figure.ratio:7.1f}x {count:8} {played:13}")
     short, long = min(options.hands), max(options.hands)
     print()
-    for what in ("game screen, full page", "game screen, htmx", "hand submit, htmx"):
+    for what in (
+        "game screen, full page",
+        "game screen, htmx",
+        "game screen, htmx, nothing kept",
+        "hand submit, htmx",
+        "hand submit, no JS",
+    ):
         ratio = figures[f"{what}, {long} hands"].ratio / figures[f"{what}, {short} hands"].ratio
         print(f"{what}: {long} hands cost {ratio:.2f}x {short} hands")
 
@@ -248,6 +285,7 @@ def report(options: argparse.Namespace) -> None:
         "players": reverse("players"),
         "new game": reverse("game_new"),
         **{f"game ({n} hands)": reverse("game", args=[s.game.pk]) for n, s in states.items()},
+        f"hands screen ({long} hands)": reverse("game_hands", args=[states[long].game.pk]),
         "game over": reverse("game", args=[over.game.pk]),
         "hand edit": reverse("hand_edit", args=[middle.pk, 1]),
         "live scoreboard": live_url,
@@ -255,11 +293,11 @@ def report(options: argparse.Namespace) -> None:
         "ledger": reverse("ledger"),
     }
     print(
-        f"\n{'bytes per page':20} {'HTML':>8} {'HTML sent':>10} {'+static':>9} {'+static sent':>13}"
+        f"\n{'bytes per page':24} {'HTML':>8} {'HTML sent':>10} {'+static':>9} {'+static sent':>13}"
     )
     for name, url in screens.items():
         raw, sent, total_raw, total_sent = page_bytes(checked(200, client.get(url)))
-        print(f"{name:20} {raw:8} {sent:10} {total_raw:9} {total_sent:13}")
+        print(f"{name:24} {raw:8} {sent:10} {total_raw:9} {total_sent:13}")
     print(
         "\nHTML sent: gzip, as the app sends it to a browser that takes it; +static: with "
         "the CSS, JS, icons and manifest the page loads from static/, text as brotli "

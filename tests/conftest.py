@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 from django.conf import settings
 from django.contrib.auth import get_user_model
+from django.core.cache import cache
 from django.test import Client
 from django.utils import translation
 
@@ -62,6 +63,13 @@ def _language_reset():
     in English again."""
     yield
     translation.activate(settings.LANGUAGE_CODE)
+
+
+@pytest.fixture(autouse=True)
+def _cache_reset():
+    """Each test starts with an empty cache: a test database hands out the ids of the
+    last test's rows again, and a replay kept for them must not meet another game."""
+    cache.clear()
 
 
 @pytest.fixture

@@ -122,6 +122,7 @@ def screens(club, make_game):
         "players": reverse("players"),
         "game_new": reverse("game_new"),
         "game (30 hands)": reverse("game", args=[game.pk]),
+        "game's hands (30)": reverse("game_hands", args=[game.pk]),
         "game over": reverse("game", args=[won.pk]),
         "hand_edit": reverse("hand_edit", args=[game.pk, 30]),
         "live": reverse("live", args=[game.share_token]),

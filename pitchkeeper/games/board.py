@@ -224,12 +224,17 @@ class HandRow:
     stolen_from: str | None = None
 
 
-def history(state: GameState) -> list[HandRow]:
-    """The hands, latest first, as the history lists them."""
+def history(state: GameState, *, first: int = 1, last: int | None = None) -> list[HandRow]:
+    """Hands ``first`` to ``last`` (by default all of them), latest first, as the
+    history lists them. Only those hands are put in words, so that a screen showing
+    the latest few costs the same however long the game is."""
     rules = state.record.rules
     labels = {c.key: category_label(c) for c in rules.categories}
+    start, stop = max(first, 1) - 1, len(state.result.hands) if last is None else last
     rows = []
-    for hand, record in zip(state.result.hands, state.record.hands, strict=True):
+    for hand, record in zip(
+        state.result.hands[start:stop], state.record.hands[start:stop], strict=True
+    ):
         points = []
         for key, went_to in hand.points.items():
             if isinstance(went_to, dict):

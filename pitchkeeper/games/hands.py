@@ -18,7 +18,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from pitchkeeper.games.models import Game, Hand, HandChange
-from pitchkeeper.games.replay import GameState, game_state, saved_state
+from pitchkeeper.games.replay import GameState, game_state, kept_result, saved_state
 from pitchkeeper.games.signals import game_saved
 from pitchkeeper.rules import (
     GameResult,
@@ -104,16 +104,19 @@ def game_save(
     game = state.game
     seating = state.record.seating
     if result is None:
-        result = _played(state, records)
+        result = _played(state, records, rows)
     ids = {name: player_id for player_id, name in state.names.items()}
     version = _next_version(state)
 
-    stored: list[Hand] = []
+    # The game's own hands before the first one changed are stored as they are: a hand
+    # added to a long game (or the last one taken back) compares no other row.
+    kept = _kept(state, records, rows)
+    stored: list[Hand] = list(state.hands[:kept])
     new: list[Hand] = []
     changed: list[Hand] = []
     moved: list[int] = []
     for number, (record, hand_result, row) in enumerate(
-        zip(records, result.hands, rows, strict=True), start=1
+        zip(records[kept:], result.hands[kept:], rows[kept:], strict=True), start=kept + 1
     ):
         fields = {"number": number, **hand_fields(record, hand_result, ids, seating)}
         if row is None or row.pk is None:
@@ -138,16 +141,38 @@ def game_save(
         Hand.objects.bulk_create(new)
     _save_outcome(game, result, ids)
     game_saved.send(Game, game=game, record=state.record, result=result, ids=ids)
-    return saved_state(game=game, seats=state.seats, hands=stored, result=result)
+    known = state.record.hands[:kept]
+    return saved_state(game=game, seats=state.seats, hands=stored, result=result, known=known)
 
 
-def _played(state: GameState, records: Sequence[HandRecord]) -> GameResult:
+def _kept(state: GameState, records: Sequence[HandRecord], rows: Sequence[Hand | None]) -> int:
+    """How many of the game's hands ``records`` and ``rows`` begin with, unchanged. The
+    engine makes a hand of it and the hands before it only, so those rows stand."""
+    kept = 0
+    for row, hand, record, before in zip(
+        rows, state.hands, records, state.record.hands, strict=False
+    ):
+        if row is not hand or record != before:
+            break
+        kept += 1
+    return kept
+
+
+def _played(
+    state: GameState, records: Sequence[HandRecord], rows: Sequence[Hand | None] = ()
+) -> GameResult:
     """What the engine makes of ``records``: when they only add hands after the game's
-    own, just the added hands are played."""
+    own, just the added hands are played; when they are ``rows`` as stored (the game
+    with its last hand taken back), the result kept for those rows, if there is one."""
     rules, seating = state.record.rules, state.record.seating
     before = state.record.hands
     if tuple(records[: len(before)]) == before:
         return play_on(rules, seating, state.result, records[len(before) :])
+    stored = [row for row in rows if row is not None and row.pk is not None]
+    if len(stored) == len(records):
+        kept = kept_result(game=state.game, hands=stored)
+        if kept is not None:
+            return kept
     return replay(rules, seating, state.record.first_dealer, records)
 
 
@@ -186,7 +211,7 @@ def _locked_state(game: Game, seen: GameState | None = None) -> GameState:
         # The hands are as the caller read them (every change to a hand gives it a new
         # version, and the rules and seats never change), so its replay still holds.
         return replace(seen, game=locked)
-    return game_state(game=locked)
+    return game_state(game=locked, whole=True)
 
 
 def _next_version(state: GameState) -> int:

@@ -12,6 +12,7 @@ urlpatterns = [
     path("games/deleted/", games.games_deleted, name="games_deleted"),
     path("games/<int:pk>/", table.game_detail, name="game"),
     path("games/<int:pk>/hands/", table.hand_add, name="hand_add"),
+    path("games/<int:pk>/hands/all/", table.game_hands, name="game_hands"),
     path("games/<int:pk>/auction/", table.auction, name="auction"),
     path("games/<int:pk>/hands/<int:number>/", edits.hand_change, name="hand_edit"),
     path("games/<int:pk>/hands/<int:number>/delete/", edits.hand_remove, name="hand_delete"),

@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+import functools
+
 import segno
 from django import template
+from django.forms import BoundField
 from django.template.context import Context
 from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 
+from pitchkeeper.games.forms.render import pill_tags
 from pitchkeeper.games.models import Game
 from pitchkeeper.games.words import bid_label
 from pitchkeeper.rules import Bid, Ruleset
@@ -29,7 +33,13 @@ def share_qr_svg(url: str) -> SafeString:
 
     Dark on an explicit light background so it still scans in dark mode; a quiet zone
     of 4 modules as the standard asks, since phone cameras misread tighter ones."""
-    label = _("QR code of the live scoreboard link")
+    return _qr_svg(url, _("QR code of the live scoreboard link"))
+
+
+# Encoding a code took longer than the rest of the game screen; a game's link stays
+# the same from hand to hand, so each link is encoded once per language.
+@functools.lru_cache(maxsize=256)
+def _qr_svg(url: str, label: str) -> SafeString:
     svg = segno.make(url).svg_inline(
         scale=1,
         border=4,
@@ -44,6 +54,14 @@ def share_qr_svg(url: str) -> SafeString:
     # format_html escapes the label in the attribute.
     labelled = format_html('<svg role="img" aria-label="{}" ', label)
     return mark_safe(svg.replace("<svg ", labelled, 1))
+
+
+@register.filter
+def pills(field: BoundField) -> SafeString:
+    """``{{ field|pills }}``: each choice of a radio or checkbox field as a pill, its
+    input beside its label. The loop a template would run, written here: the hand
+    form has some sixty choices, and rendering them was most of the game screen's time."""
+    return pill_tags((choice.tag(), choice.choice_label) for choice in field)
 
 
 @register.filter

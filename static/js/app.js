@@ -138,6 +138,14 @@ document.addEventListener("htmx:afterSwap", (event) => {
   }
 });
 
+// The earlier hands take the place of the link that loaded them: the focus goes to
+// them, where the link was, not back to the top of the page.
+document.addEventListener("htmx:load", (event) => {
+  if (event.target.id === "earlier") {
+    event.target.focus({ preventScroll: true });
+  }
+});
+
 // On the new-game screen Enter in the name box adds the player and leaves the box
 // ready for the next name, rather than starting the game (which it does without this
 // file; the "Add" button beside the box works either way).

@@ -61,15 +61,21 @@ def play(
     all_tricks: bool = False,
 ) -> None:
     """Enter a hand on the game screen, six taps, and wait for the table to show it."""
-    hands = page.locator("ol.history > li")
-    before = hands.count()
+    before = newest_hand(page)
     pick_contract(page, pitcher, bid)
     for key, side in (("high", high), ("low", low), ("jack", jack), ("game", game)):
         pick(page, f"point_{key}", side)
     if all_tricks:
         page.locator('label[for="id_all_tricks"]').click()
     save(page)
-    expect(hands).to_have_count(before + 1)
+    expect(page.locator("ol.history > li strong").first).to_have_text(f"#{before + 1}")
+
+
+def newest_hand(page: Any) -> int:
+    """The number of the hand listed first, the latest (0 before the first): the
+    screen lists the latest few hands only, so their count stops growing."""
+    numbers = page.locator("ol.history > li strong")
+    return int(numbers.first.inner_text().lstrip("#")) if numbers.count() else 0
 
 
 def save(page: Any) -> None:

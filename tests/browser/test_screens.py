@@ -413,7 +413,27 @@ def games_deleted(page: Any, make_game: Callable[..., Any], club: Club) -> None:
     page.goto("/games/deleted/")
 
 
+def long_game(make_game: Callable[..., Any]) -> Any:
+    """The game in progress and five misdeals after it: more hands than the game screen
+    lists."""
+    game = game_in_progress(make_game)
+    for _hand in range(5):
+        hand_record(game=game, record=HandRecord(misdeal=True))
+    return game
+
+
+def game_long(page: Any, make_game: Callable[..., Any], club: Club) -> None:
+    """The latest hands, with the link to the earlier ones."""
+    page.goto(f"/games/{long_game(make_game).pk}/")
+
+
+def game_hands(page: Any, make_game: Callable[..., Any], club: Club) -> None:
+    page.goto(f"/games/{long_game(make_game).pk}/hands/all/")
+
+
 SCREENS |= {
+    "game_long": game_long,
+    "game_hands": game_hands,
     "game_history": game_history,
     "hand_edit_conflict": hand_edit_conflict,
     "game_delete": game_delete,

@@ -15,7 +15,7 @@ from playwright.sync_api import expect
 from pitchkeeper.games.models import Game
 from pitchkeeper.games.replay import GameState
 from pitchkeeper.rules import HandRecord, replay
-from tests.browser.test_game import check_totals, open_game, pick, save
+from tests.browser.test_game import check_totals, newest_hand, open_game, pick, save
 from tests.conftest import PHONE
 
 pytestmark = pytest.mark.browser
@@ -58,8 +58,7 @@ class Scorekeeper:
     ) -> int:
         """One hand, as the scorekeeper taps it in; the taps it took. A smudge needs every
         trick as well (seed 004): one more tap, on the box that says so."""
-        history = self.page.locator("ol.history > li")
-        before = history.count()
+        before = newest_hand(self.page)
         self.taps = 0
         self.tap("pitcher", pitcher)
         self.tap("bid", bid)
@@ -70,7 +69,7 @@ class Scorekeeper:
             self.taps += 1
         save(self.page)
         self.taps += 1
-        expect(history).to_have_count(before + 1)
+        expect(self.page.locator("ol.history > li strong").first).to_have_text(f"#{before + 1}")
         self.records.append(
             HandRecord(
                 pitcher=pitcher, bid=bid, points=taken, partner=partner, all_tricks=all_tricks

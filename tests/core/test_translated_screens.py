@@ -154,7 +154,9 @@ def screens(client, club, make_game, user):
             revoked=("Bob",),
         ),
     )
-    hand_record(game=game, record=HandRecord(misdeal=True))
+    # Enough hands for the game screen to link to the earlier ones.
+    for _ in range(5):
+        hand_record(game=game, record=HandRecord(misdeal=True))
     over = make_game("setback", ("Ann", "Bob", "Cy")).game
     for _ in range(2):
         hand_record(
@@ -178,6 +180,7 @@ def screens(client, club, make_game, user):
         reverse("game", args=[over.pk]),
         reverse("hand_edit", args=[game.pk, 1]),
         reverse("game_history", args=[game.pk]),
+        reverse("game_hands", args=[game.pk]),
         reverse("live", args=[game.share_token]),
         reverse("games_deleted"),
         reverse("clubs"),

@@ -1,13 +1,22 @@
-"""A request replays its game at most once: the game screen plays each stored hand
-once through the engine, and a hand submit one more, whatever the game's length; the
-state a save hands back is the one a fresh read gives."""
+"""A request replays its game at most once, and mostly not at all: what the engine
+made of a game's hands is kept in the cache, so the game screen plays no hand and a
+hand submit only the new one, whatever the game's length; with the cache empty the
+screen plays each stored hand once. The state a save hands back is the one a fresh read
+gives, and no change to the hands is ever answered from an older replay."""
 
 from __future__ import annotations
 
 import pytest
+from django.core.cache import cache
 from django.urls import reverse
 
-from pitchkeeper.games.hands import hand_record
+from pitchkeeper.games.hands import (
+    change_restore,
+    hand_delete,
+    hand_edit,
+    hand_insert,
+    hand_record,
+)
 from pitchkeeper.games.models import Hand
 from pitchkeeper.games.replay import GameState, game_state
 from pitchkeeper.rules import HandRecord
@@ -61,42 +70,99 @@ def played(monkeypatch) -> list[int]:
 
 
 @pytest.mark.parametrize("headers", [{}, HTMX], ids=["full page", "htmx fragment"])
-def test_the_game_screen_replays_the_game_once(client, state, played, headers):
+def test_the_game_screen_plays_no_hand_when_the_replay_is_kept(client, state, played, headers):
     response = client.get(reverse("game", args=[state.game.pk]), **headers)
 
     assert response.status_code == 200
+    assert played == []
+
+
+@pytest.mark.parametrize("headers", [{}, HTMX], ids=["full page", "htmx fragment"])
+def test_the_game_screen_replays_the_game_once_when_nothing_is_kept(client, state, played, headers):
+    cache.clear()
+
+    for _read in range(2):
+        response = client.get(reverse("game", args=[state.game.pk]), **headers)
+        assert response.status_code == 200
+
+    # The first read replays and keeps it; the second plays nothing.
     assert played == list(range(1, HANDS + 1))
 
 
+@pytest.mark.parametrize("kept", [True, False], ids=["replay kept", "nothing kept"])
 @pytest.mark.parametrize(
     ("headers", "status"), [({}, 302), (HTMX, 200)], ids=["no JS", "htmx fragment"]
 )
-def test_a_hand_submit_replays_the_game_once_and_plays_the_new_hand(
-    client, state, played, headers, status
-):
+def test_a_hand_submit_plays_the_new_hand_only(client, state, played, headers, status, kept):
+    if not kept:
+        cache.clear()
     data = {**as_posted(next_hand(state)), "expected": str(HANDS + 1)}
 
     response = client.post(reverse("hand_add", args=[state.game.pk]), data, **headers)
 
     assert response.status_code == status
     assert Hand.objects.filter(game=state.game).count() == HANDS + 1
-    # The stored hands once, from the first, then only the new one.
-    assert played == [*range(1, HANDS + 1), HANDS + 1]
+    # Without a kept replay the stored hands once, from the first; then the new one.
+    assert played == [*([] if kept else range(1, HANDS + 1)), HANDS + 1]
 
 
 @pytest.mark.parametrize("headers", [{}, HTMX], ids=["no JS", "htmx fragment"])
-def test_undo_replays_the_game_and_what_is_left_and_redo_only_plays_the_hand_again(
+def test_undo_takes_the_replay_kept_before_the_last_hand_and_redo_plays_it_again(
     client, state, played, headers
 ):
     client.post(reverse("undo", args=[state.game.pk]), **headers)
-    # The stored hands once (the view), then the game without its last hand.
-    assert played == [*range(1, HANDS + 1), *range(1, HANDS)]
-    played.clear()
+    # The game as it was before its last hand was saved is still kept.
+    assert played == []
 
     client.post(reverse("redo", args=[state.game.pk]), **headers)
 
-    assert played == [*range(1, HANDS), HANDS]
+    assert played == [HANDS]
     assert game_state(game=state.game).record == state.record
+
+
+def test_undo_with_nothing_kept_replays_the_game_and_what_is_left(client, state, played):
+    cache.clear()
+
+    client.post(reverse("undo", args=[state.game.pk]))
+
+    # The stored hands once (the view), then the game without its last hand.
+    assert played == [*range(1, HANDS + 1), *range(1, HANDS)]
+
+
+def replayed_afresh(state: GameState) -> GameState:
+    """``state`` with its result played again from the stored hands."""
+    fresh = game_state(game=state.game)
+    assert fresh.result == fresh.record.replay()
+    return fresh
+
+
+def test_every_change_to_the_hands_is_read_back_as_a_fresh_replay_gives_it(state):
+    """Each change below, read back through the cache, is what the engine makes of the
+    hands now stored, never a result kept from before it."""
+    game = state.game
+    first = state.record.hands[0]
+    results = [replayed_afresh(state).result]
+
+    hand_edit(
+        game=game,
+        number=1,
+        record=HandRecord(pitcher=first.pitcher, bid=2, points=dict(first.points)),
+    )
+    results.append(replayed_afresh(state).result)
+    hand_delete(game=game, number=4)
+    results.append(replayed_afresh(state).result)
+    hand_delete(game=game, number=HANDS - 1, undo=True)
+    results.append(replayed_afresh(state).result)
+    hand_insert(game=game, number=2, record=HandRecord(misdeal=True))
+    results.append(replayed_afresh(state).result)
+    change = game.changes.filter(action="delete").get()
+    change_restore(game=game, change=change)
+    results.append(replayed_afresh(state).result)
+    hand_record(game=game, record=next_hand(game_state(game=game)))
+    results.append(replayed_afresh(state).result)
+
+    # Every change made a different game, so no step could pass on an older result.
+    assert all(a != b for a, b in zip(results, results[1:], strict=False))
 
 
 def rows(state: GameState) -> list[dict]:
@@ -140,3 +206,38 @@ def test_a_save_after_another_phone_edited_a_hand_replays_what_is_stored(state):
     fresh = game_state(game=state.game)
     assert saved.record.hands[0].bid == 2
     assert saved.result == fresh.result and rows(saved) == rows(fresh)
+
+
+def test_a_read_and_each_one_tap_change_cost_the_same_queries_however_long_the_game(client, state):
+    """A screen reads only each hand's number, version and token (the rest is kept):
+    nothing asks for another column hand by hand, on any length of game."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    game = state.game
+
+    def counted() -> list[int]:
+        counts = []
+        # The entry's one-time token too: the submit looks for it among the hands.
+        entry = {"action": "misdeal", "token": f"entry-{len(game_state(game=game).hands)}"}
+        requests = [
+            ("get", reverse("game", args=[game.pk]), {}, {}),
+            ("get", reverse("game_hands", args=[game.pk]), {}, HTMX),
+            ("post", reverse("hand_add", args=[game.pk]), entry, {}),
+            ("post", reverse("undo", args=[game.pk]), {}, {}),
+            ("post", reverse("redo", args=[game.pk]), {}, {}),
+        ]
+        for method, url, data, headers in requests:
+            with CaptureQueriesContext(connection) as queries:
+                response = getattr(client, method)(url, data, **headers)
+            assert response.status_code in (200, 302)
+            counts.append(len(queries.captured_queries))
+        return counts
+
+    # Once first, so that the session holds the same (an emptied redo stack) each time.
+    counted()
+    short = counted()
+    for _hand in range(10):
+        hand_record(game=game, record=HandRecord(misdeal=True))
+
+    assert counted() == short

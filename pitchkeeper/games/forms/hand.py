@@ -5,9 +5,12 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
+from django.utils.html import format_html
+from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _
 
 from pitchkeeper.games.forms.auction import PASS, AuctionEntry, auction_size, bid_value
+from pitchkeeper.games.forms.render import ChoicesInPython, pill_tags
 from pitchkeeper.games.replay import GameState
 from pitchkeeper.games.words import NOBODY_WORDS, bid_label, category_label
 from pitchkeeper.rules import (
@@ -58,6 +61,8 @@ class HandForm(AuctionEntry, forms.Form):
     ``dealer`` is who deals the hand being entered; the auction is asked for in
     bidding order from the player on the dealer's left.
     """
+
+    default_renderer = ChoicesInPython()
 
     def __init__(
         self, *args: Any, state: GameState, dealer: str, number: int | None = None, **kwargs: Any
@@ -184,16 +189,23 @@ class HandForm(AuctionEntry, forms.Form):
         return bid_label(rules, bid)
 
     @property
-    def contract_rows(self) -> list[tuple[str, list[tuple[Any, str]]]]:
-        """The grid: each bid in words with its buttons, one per player (with the
-        player's name, which the button's label carries for screen readers)."""
-        buttons = list(self["contract"])
+    def contract_grid(self) -> SafeString:
+        """The grid's buttons: for each bid in words, a button per player in bidding
+        order (with the player's name, which the label carries for screen readers).
+        Written here rather than by a template loop: the grid is the form's most buttons."""
         width = len(self.order)
         labels = [self._bid_label(bid) for bid in all_bids(self.state.record.rules)]
-        return [
-            (label, list(zip(buttons[row * width : (row + 1) * width], self.order, strict=True)))
-            for row, label in enumerate(labels)
-        ]
+        return pill_tags(
+            (
+                button.tag(),
+                format_html(
+                    '<span class="visually-hidden">{} </span>{}',
+                    self.order[index % width],
+                    labels[index // width],
+                ),
+            )
+            for index, button in enumerate(self["contract"])
+        )
 
     @property
     def scores_before(self) -> dict[str, int]:

@@ -20,12 +20,16 @@ from pitchkeeper.games.access import member_game
 from pitchkeeper.games.board import board, history
 from pitchkeeper.games.chart import chart
 from pitchkeeper.games.forms.hand import HandForm
+from pitchkeeper.games.hand_list import hand_items
 from pitchkeeper.games.hands import Conflict, hand_record
 from pitchkeeper.games.models import Game
 from pitchkeeper.games.replay import GameState, game_state
 from pitchkeeper.rules import HandRecord, RuleError, bidding_order
 
 REDO_KEY = "redo"
+# The hands the game screen lists, the latest: a screen that grew with every hand took
+# longer to answer each time; the earlier ones are a tap away (game_hands).
+TABLE_HANDS = 5
 
 
 TOKEN = re.compile(r"[A-Za-z0-9_-]{1,43}")
@@ -76,11 +80,15 @@ def _render_game(
     request: HttpRequest, state: GameState, form: HandForm | None, status: int = 200
 ) -> HttpResponse:
     can_score = request.role in ROLES_FOR["score"]  # type: ignore[attr-defined]
+    earlier = max(len(state.hands) - TABLE_HANDS, 0)
     context = {
         "game": state.game,
         "state": state,
         "board": board(state),
-        "history": history(state),
+        "history": hand_items(
+            history(state, first=earlier + 1), game_id=state.game.pk, can_score=can_score
+        ),
+        "earlier": earlier,
         "chart": chart(state),
         "form": form if can_score else None,
         "redo": _redo_stack(request, state.game),
@@ -99,6 +107,19 @@ def _render_game(
 def game_detail(request: HttpRequest, pk: int) -> HttpResponse:
     _game_row, state = _game(request, pk, "read")
     return _render_game(request, state, _new_hand_form(state))
+
+
+@require_GET
+def game_hands(request: HttpRequest, pk: int) -> HttpResponse:
+    """Every hand of the game, latest first; for htmx only those before the game
+    screen's latest ones, which take the place of its "earlier hands" link."""
+    _game_row, state = _game(request, pk, "read")
+    last = max(len(state.hands) - TABLE_HANDS, 0) if request.htmx else None
+    can_score = request.role in ROLES_FOR["score"]  # type: ignore[attr-defined]
+    rows = history(state, last=last)
+    context = {"game": state.game, "rows": hand_items(rows, game_id=pk, can_score=can_score)}
+    template = "games/game_hands.html#earlier" if request.htmx else "games/game_hands.html"
+    return render(request, template, context)
 
 
 def _save_hand(
