@@ -2,6 +2,13 @@
 // scripts or handlers anywhere, so a strict Content-Security-Policy can forbid them.
 "use strict";
 
+// The service worker keeps the app and the games this phone opened for when the network
+// is gone. Browsers allow it only on secure pages (HTTPS, localhost): elsewhere the site
+// simply works online.
+if ("serviceWorker" in navigator && window.isSecureContext) {
+  navigator.serviceWorker.register(document.body.dataset.serviceWorker).catch(() => {});
+}
+
 // A read-only link field selects all of itself when focused, ready to copy.
 document.addEventListener("focusin", (event) => {
   if (event.target.matches("input[data-select-all]")) {

@@ -23,6 +23,7 @@ from pitchkeeper.games.forms.hand import HandForm
 from pitchkeeper.games.hands import Conflict, hand_record
 from pitchkeeper.games.models import Game
 from pitchkeeper.games.replay import GameState, game_state
+from pitchkeeper.games.words import offline_phrases
 from pitchkeeper.rules import HandRecord, RuleError, bidding_order
 
 REDO_KEY = "redo"
@@ -91,6 +92,9 @@ def _render_game(
         "next_number": len(state.hands) + 1,
         "last_version": state.hands[-1].version if state.hands else None,
     }
+    if not request.htmx:
+        # For the hands kept on the phone; outside the part an htmx answer replaces.
+        context["offline_phrases"] = offline_phrases() if can_score else None
     template = "games/game.html#table" if request.htmx else "games/game.html"
     return render(request, template, context, status=status)
 

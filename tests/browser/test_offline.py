@@ -1,0 +1,93 @@
+"""The table keeps scoring with no network, in headless Chromium: the service worker
+opens a game the phone has seen, hands saved offline wait on the phone (IndexedDB)
+through a reload and a browser restart, and go to the server in order, each once, when
+the network returns; a hand another phone got in first is shown for a person to settle.
+
+The network is cut with Playwright's ``context.set_offline``."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+from playwright.sync_api import expect
+
+from pitchkeeper.games.models import Game, Hand
+from pitchkeeper.games.replay import game_state
+from tests.browser.test_game import SETBACK_TABLE, open_game, save, shown_scores
+from tests.browser.test_integrity import enter
+
+pytestmark = pytest.mark.browser
+
+# Ann deals first. Nobody reaches the target in these five.
+FIVE = [("Bob", 2, "Bob"), ("Cy", 2, "Cy"), ("Ann", 2, "Ann"), ("Bob", 3, "Cy"), ("Cy", 2, "Cy")]
+# Whether the page is in the service worker's cache, asked for up to five seconds
+# (wait_for_function would not wait for the promise).
+KEPT = """async () => {
+  for (let tries = 0; tries < 100; tries++) {
+    if (await caches.match(location.pathname)) return true;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return false;
+}"""
+OFFLINE_LOGS = r"ERR_INTERNET_DISCONNECTED|htmx:(afterRequest|sendError)"
+
+
+def queue(page: Any) -> Any:
+    return page.locator("#queue")
+
+
+def waiting(page: Any) -> Any:
+    return page.locator("#queue [data-count]")
+
+
+def waiting_text(count: int) -> str:
+    return f"{count} hand{'' if count == 1 else 's'} waiting to be sent"
+
+
+def open_kept(page: Any, game: Game) -> None:
+    """Open the game and wait until the service worker looks after the page and has
+    kept a copy of it, as a phone has after a first visit with the network."""
+    open_game(page, game)
+    page.wait_for_function("() => navigator.serviceWorker.controller !== null")
+    assert page.evaluate(KEPT), "the service worker kept no copy of the game page"
+
+
+def test_five_hands_offline_through_a_reload_are_recorded_once(phone, make_game):
+    game = make_game("setback", SETBACK_TABLE).game
+    page = phone.new_page()
+    open_kept(page, game)
+    phone.allow(OFFLINE_LOGS)
+
+    page.context.set_offline(True)
+    expect(waiting(page)).to_have_text(re.compile("^No connection"))
+    for count, (pitcher, bid, taker) in enumerate(FIVE, start=1):
+        enter(page, pitcher, bid, taker)
+        save(page)
+        expect(waiting(page)).to_have_text(waiting_text(count))
+        expect(page.locator("#entry-title")).to_contain_text(f"Hand {count + 1}")
+        # A fresh form for the next hand.
+        expect(page.locator("#entry input:checked")).to_have_count(0)
+    assert Hand.objects.count() == 0
+
+    # Reloaded with no network: the page from the phone's cache, the hands still there.
+    page.reload()
+    expect(waiting(page)).to_have_text(waiting_text(5))
+    expect(page.locator("#queue ol > li")).to_have_count(5)
+    assert Hand.objects.count() == 0
+
+    page.context.set_offline(False)
+    expect(queue(page)).to_be_hidden()
+    expect(page.locator("ol.history > li")).to_have_count(5)
+    hands = list(Hand.objects.filter(game=game).order_by("number"))
+    assert [hand.number for hand in hands] == [1, 2, 3, 4, 5]
+    assert len({hand.token for hand in hands}) == 5
+    assert [hand.pitcher.name for hand in hands] == [pitcher for pitcher, _bid, _taker in FIVE]
+    assert shown_scores(page) == game_state(game=game).result.scores
+
+    # Nothing is sent twice: a reload online finds nothing waiting.
+    page.reload()
+    expect(page.locator("ol.history > li")).to_have_count(5)
+    expect(queue(page)).to_be_hidden()
+    assert Hand.objects.filter(game=game).count() == 5
