@@ -295,8 +295,6 @@ def offline_phrases() -> str:
         ),
         "hand": _("Hand %(number)s") % number,
         "deals": _("Hand %(number)s: %(dealer)s deals") % {**number, "dealer": "{dealer}"},
-        "queued": _("Hand %(number)s: waiting to be sent") % number,
-        "held": _("Hand %(number)s: not recorded, see above") % number,
         "conflict": _("Hand %(number)s from this phone was not recorded: %(message)s")
         % {**number, "message": "{message}"},
         "later": _(

@@ -91,14 +91,6 @@
       });
       part.querySelector("[data-enter]").hidden = !entryForm();
     }
-    const list = box.querySelector("ol");
-    list.replaceChildren(
-      ...queue.map((entry) => {
-        const item = document.createElement("li");
-        item.textContent = phrase(entry.state === "waiting" ? "queued" : "held", { n: entry.expected });
-        return item;
-      }),
-    );
   }
 
   // ---- The form: its next hand's number and a fresh token ----
@@ -259,6 +251,9 @@
     form.elements.token.value = freshToken();
     await reload();
     await refresh();
+    // As after a save online: the totals, then the next hand's form, its heading read out.
+    box.scrollIntoView({ block: "start" });
+    document.getElementById("entry-title").focus({ preventScroll: true });
     sync();
   }
 
@@ -298,6 +293,8 @@
       form.elements.token.value = freshToken();
       await reload();
       await refresh();
+      // Soon tried again; the browser may not notice the network coming back.
+      setTimeout(sync, 2_000);
     });
   }
 
@@ -418,11 +415,12 @@
   let remembering = null;
 
   function rememberPage() {
-    if (!navigator.onLine || !navigator.serviceWorker || !navigator.serviceWorker.controller) {
-      return;
-    }
     clearTimeout(remembering);
-    remembering = setTimeout(() => fetch(pageUrl, { credentials: "same-origin" }).catch(() => {}), 300);
+    remembering = setTimeout(() => {
+      if (navigator.onLine && navigator.serviceWorker && navigator.serviceWorker.controller) {
+        fetch(pageUrl, { credentials: "same-origin" }).catch(() => {});
+      }
+    }, 300);
   }
 
   document.addEventListener("htmx:afterSwap", (event) => {

@@ -74,7 +74,6 @@ def test_five_hands_offline_through_a_reload_are_recorded_once(phone, make_game)
     # Reloaded with no network: the page from the phone's cache, the hands still there.
     page.reload()
     expect(waiting(page)).to_have_text(waiting_text(5))
-    expect(page.locator("#queue ol > li")).to_have_count(5)
     assert Hand.objects.count() == 0
 
     page.context.set_offline(False)
@@ -91,3 +90,72 @@ def test_five_hands_offline_through_a_reload_are_recorded_once(phone, make_game)
     expect(page.locator("ol.history > li")).to_have_count(5)
     expect(queue(page)).to_be_hidden()
     assert Hand.objects.filter(game=game).count() == 5
+
+
+def test_two_phones_offline_on_one_game_the_conflict_is_shown_and_settled_by_a_person(
+    phone, make_game
+):
+    game = make_game("setback", SETBACK_TABLE).game
+    first, second = phone.new_page(), phone.new_page()
+    for page in (first, second):
+        open_kept(page, game)
+        page.context.set_offline(True)
+    phone.allow(OFFLINE_LOGS)
+    enter(first, "Bob", 2, "Bob")
+    save(first)
+    enter(second, "Cy", 3, "Cy")
+    save(second)
+    expect(waiting(first)).to_have_text(waiting_text(1))
+    expect(waiting(second)).to_have_text(waiting_text(1))
+
+    first.context.set_offline(False)
+    expect(queue(first)).to_be_hidden()
+    expect(first.locator("ol.history > li")).to_have_count(1)
+
+    second.context.set_offline(False)
+    conflict = second.locator("#queue [data-conflict]")
+    expect(conflict).to_be_visible()
+    expect(conflict).to_contain_text("Hand 1 from this phone was not recorded")
+    expect(conflict).to_contain_text("Hand 1 was saved from another phone meanwhile")
+    # Both: the server's hand 1 on the table, this phone's entry kept in the form.
+    expect(waiting(second)).to_have_text(waiting_text(1))
+    expect(second.locator("ol.history > li")).to_have_count(1)
+    expect(second.locator('#entry input[name="contract"][value="Cy:3"]')).to_be_checked()
+    assert Hand.objects.filter(game=game).count() == 1
+
+    # Nothing is settled by itself: a reload still shows it, and sends nothing.
+    second.reload()
+    expect(conflict).to_be_visible()
+    expect(second.locator('#entry input[name="contract"][value="Cy:3"]')).to_be_checked()
+    assert Hand.objects.filter(game=game).count() == 1
+
+    conflict.get_by_role("button", name="Enter as next hand").click()
+    expect(queue(second)).to_be_hidden()
+    expect(second.locator("ol.history > li")).to_have_count(2)
+    hands = list(Hand.objects.filter(game=game).order_by("number"))
+    assert [hand.pitcher.name for hand in hands] == ["Bob", "Cy"]
+    assert shown_scores(second) == game_state(game=game).result.scores
+
+
+def test_a_conflicting_hand_can_be_discarded(phone, make_game):
+    game = make_game("setback", SETBACK_TABLE).game
+    first, second = phone.new_page(), phone.new_page()
+    for page in (first, second):
+        open_kept(page, game)
+    phone.allow(OFFLINE_LOGS)
+    second.context.set_offline(True)
+    enter(second, "Cy", 3, "Cy")
+    save(second)
+    enter(first, "Bob", 2, "Bob")
+    save(first)
+    expect(first.locator("ol.history > li")).to_have_count(1)
+
+    second.context.set_offline(False)
+    conflict = second.locator("#queue [data-conflict]")
+    expect(conflict).to_be_visible()
+    conflict.get_by_role("button", name="Discard").click()
+    expect(queue(second)).to_be_hidden()
+    # The server's game, and an empty form for hand 2.
+    expect(second.locator("#entry-title")).to_contain_text("Hand 2")
+    expect(second.locator("#entry input:checked")).to_have_count(0)
+    assert [hand.pitcher.name for hand in Hand.objects.filter(game=game)] == ["Bob"]
