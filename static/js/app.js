@@ -9,6 +9,18 @@ if ("serviceWorker" in navigator && window.isSecureContext) {
   navigator.serviceWorker.register(document.body.dataset.serviceWorker).catch(() => {});
 }
 
+// The game screen's offline queue comes after the page has loaded, out of its first-load
+// weight (from the worker's cache after the first time). Until it is there, a save with no
+// network is told by the failure box below, and kept in the form.
+window.addEventListener("load", () => {
+  const queue = document.getElementById("queue");
+  if (queue && queue.dataset.script) {
+    const script = document.createElement("script");
+    script.src = queue.dataset.script;
+    document.head.append(script);
+  }
+});
+
 // A read-only link field selects all of itself when focused, ready to copy.
 document.addEventListener("focusin", (event) => {
   if (event.target.matches("input[data-select-all]")) {

@@ -475,7 +475,10 @@
 
   reload()
     .then(refresh)
-    .then(sync)
+    .then(() => {
+      box.dataset.ready = "";
+      return sync();
+    })
     .catch(() => {
       box.hidden = false;
       box.querySelector("[data-count]").textContent = phrases.nostorage;

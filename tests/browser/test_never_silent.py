@@ -13,6 +13,7 @@ from playwright.sync_api import Error, expect
 from pitchkeeper.games.models import Hand
 from tests.browser.test_game import SETBACK_TABLE, contract, open_game, pick, save
 from tests.browser.test_integrity import enter
+from tests.browser.test_offline import open_ready
 
 pytestmark = pytest.mark.browser
 
@@ -27,7 +28,7 @@ def failure(page: Any) -> Any:
 def test_offline_save_waits_on_the_phone_and_is_sent_once_back_online(phone, make_game):
     game = make_game("setback", SETBACK_TABLE).game
     page = phone.new_page()
-    open_game(page, game)
+    open_ready(page, game)
     enter(page, "Bob", 2, "Bob")
     # What the browser and htmx log of a request that got no answer.
     phone.allow(r"ERR_INTERNET_DISCONNECTED|htmx:(afterRequest|sendError)")
@@ -52,7 +53,7 @@ def test_offline_save_waits_on_the_phone_and_is_sent_once_back_online(phone, mak
 def test_a_save_whose_answer_was_lost_is_sent_again_and_recorded_once(phone, make_game):
     game = make_game("setback", SETBACK_TABLE).game
     page = phone.new_page()
-    open_game(page, game)
+    open_ready(page, game)
     enter(page, "Bob", 2, "Bob")
     phone.allow(r"ERR_INTERNET_DISCONNECTED|htmx:(afterRequest|sendError)")
 

@@ -46,10 +46,16 @@ def waiting_text(count: int) -> str:
     return f"{count} hand{'' if count == 1 else 's'} waiting to be sent"
 
 
+def open_ready(page: Any, game: Game) -> None:
+    """Open the game and wait for its offline queue (fetched once the page has loaded)."""
+    open_game(page, game)
+    expect(page.locator("#queue[data-ready]")).to_be_attached()
+
+
 def open_kept(page: Any, game: Game) -> None:
     """Open the game and wait until the service worker looks after the page and has
     kept a copy of it, as a phone has after a first visit with the network."""
-    open_game(page, game)
+    open_ready(page, game)
     page.wait_for_function("() => navigator.serviceWorker.controller !== null")
     assert page.evaluate(KEPT), "the service worker kept no copy of the game page"
 
@@ -159,3 +165,43 @@ def test_a_conflicting_hand_can_be_discarded(phone, make_game):
     expect(second.locator("#entry-title")).to_contain_text("Hand 2")
     expect(second.locator("#entry input:checked")).to_have_count(0)
     assert [hand.pitcher.name for hand in Hand.objects.filter(game=game)] == ["Bob"]
+
+
+def test_hands_wait_through_a_browser_restart_and_a_second_tab(phone, make_game, tmp_path):
+    game = make_game("setback", SETBACK_TABLE).game
+    profile = tmp_path / "phone"
+    page = phone.restartable(profile)
+    open_kept(page, game)
+    phone.allow(OFFLINE_LOGS)
+    page.context.set_offline(True)
+    for pitcher, bid, taker in FIVE[:2]:
+        enter(page, pitcher, bid, taker)
+        save(page)
+    expect(waiting(page)).to_have_text(waiting_text(2))
+
+    # Another tab of the same browser sees the same two, and adds a third after them.
+    tab = phone.new_page(page.context)
+    tab.goto(f"/games/{game.pk}/")
+    expect(waiting(tab)).to_have_text(waiting_text(2))
+    expect(tab.locator("#entry-title")).to_contain_text("Hand 3")
+    enter(tab, *FIVE[2])
+    save(tab)
+    expect(waiting(tab)).to_have_text(waiting_text(3))
+    page.context.close()
+    assert Hand.objects.count() == 0
+
+    # The browser started again, still with no network: the game opens from the phone.
+    page = phone.restartable(profile)
+    page.context.set_offline(True)
+    page.goto(f"/games/{game.pk}/")
+    expect(waiting(page)).to_have_text(waiting_text(3))
+    assert Hand.objects.count() == 0
+
+    page.context.set_offline(False)
+    expect(queue(page)).to_be_hidden()
+    expect(page.locator("ol.history > li")).to_have_count(3)
+    assert [hand.pitcher.name for hand in Hand.objects.filter(game=game).order_by("number")] == [
+        "Bob",
+        "Cy",
+        "Ann",
+    ]

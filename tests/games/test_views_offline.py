@@ -1,0 +1,78 @@
+"""What the game screen gives the script that keeps hands on the phone while the
+network is gone: the box for the waiting count (outside the table an htmx answer
+replaces), its words in the user's language, and nothing of it for a reader."""
+
+from __future__ import annotations
+
+import json
+import re
+from html import unescape
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.urls import reverse
+
+from pitchkeeper.clubs.models import Membership
+from tests.conftest import PASSWORD, sign_in
+
+pytestmark = pytest.mark.django_db
+
+HTMX = {"HTTP_HX_REQUEST": "true"}
+
+
+@pytest.fixture
+def game(make_game):
+    return make_game().game
+
+
+def phrases(html: str) -> dict:
+    found = re.search(r'id="queue"[^>]*data-phrases="([^"]*)"', html)
+    assert found, "no #queue box with its phrases"
+    return json.loads(unescape(found.group(1)))
+
+
+def test_the_full_page_has_the_queue_box_and_its_script(client, game):
+    html = client.get(reverse("game", args=[game.pk])).content.decode()
+
+    assert re.search(r'<section id="queue"[^>]* hidden', html)
+    assert f'data-page="/games/{game.pk}/"' in html
+    assert "js/offline.js" in html
+    words = phrases(html)
+    assert words["waiting"]["one"] == "{n} hand waiting to be sent"
+    assert words["waiting"]["other"] == "{n} hands waiting to be sent"
+    assert words["deals"] == "Hand {n}: {dealer} deals"
+    assert "{message}" in words["conflict"]
+    assert "Enter as next hand" in html
+
+
+def test_the_htmx_answer_leaves_the_queue_box_alone(client, game):
+    html = client.get(reverse("game", args=[game.pk]), **HTMX).content.decode()
+
+    assert html.lstrip().startswith('<div id="table">')
+    assert 'id="queue"' not in html
+
+
+def test_russian_has_a_form_for_each_plural_category(client, game):
+    html = client.get(reverse("game", args=[game.pk]), HTTP_ACCEPT_LANGUAGE="ru").content.decode()
+
+    waiting = phrases(html)["waiting"]
+    assert waiting["one"] == "{n} сдача ждёт отправки"
+    assert waiting["few"] == "{n} сдачи ждут отправки"
+    assert waiting["many"] == "{n} сдач ждут отправки"
+
+
+def test_norwegian(client, game):
+    html = client.get(reverse("game", args=[game.pk]), HTTP_ACCEPT_LANGUAGE="nb").content.decode()
+
+    waiting = phrases(html)["waiting"]
+    assert waiting["one"] == "{n} runde venter på å bli sendt"
+    assert waiting["other"] == "{n} runder venter på å bli sendt"
+
+
+def test_a_reader_gets_no_queue(client, club, game):
+    reader = get_user_model().objects.create_user("reader", password=PASSWORD)
+    Membership.objects.create(club=club, user=reader, role="viewer")
+    html = sign_in(client, reader, club).get(reverse("game", args=[game.pk])).content.decode()
+
+    assert 'id="queue"' not in html
+    assert "js/offline.js" not in html
