@@ -368,6 +368,27 @@
 
   let latest = null;
 
+  // What a person had started to enter for the next hand while the waiting ones went:
+  // put back into the server's form for that same hand, not lost with the old form.
+  const OWN_FIELDS = new Set(["csrfmiddlewaretoken", "token", "expected", "entry_dealer"]);
+
+  function typedIn(form) {
+    return [...new FormData(form)].filter(([name]) => !OWN_FIELDS.has(name));
+  }
+
+  function carryOver(typed) {
+    const form = entryForm();
+    for (const [name, value] of form ? typed : []) {
+      for (const field of form.querySelectorAll(`[name="${CSS.escape(name)}"]`)) {
+        if (field.type === "radio" || field.type === "checkbox") {
+          field.checked ||= field.value === value;
+        } else if (field.type !== "hidden") {
+          field.value = value;
+        }
+      }
+    }
+  }
+
   async function drain() {
     await reload();
     latest = null;
@@ -380,7 +401,9 @@
       failed("");
     }
     if (latest && !(queue[0] && queue[0].state !== "waiting")) {
+      const typed = entryForm() ? typedIn(entryForm()) : [];
       swapTable(latest);
+      carryOver(typed);
     }
     if (navigator.onLine && queue.length && queue[0].state !== "waiting" && shown !== queue[0].id) {
       // After a reload the form no longer shows the conflicted entry: asking again

@@ -205,3 +205,44 @@ def test_hands_wait_through_a_browser_restart_and_a_second_tab(phone, make_game,
         "Cy",
         "Ann",
     ]
+
+
+def test_signing_out_forgets_the_kept_pages(phone, make_game):
+    game = make_game("setback", SETBACK_TABLE).game
+    page = phone.new_page()
+    open_kept(page, game)
+
+    page.get_by_text("Menu").click()
+    page.get_by_role("button", name="Sign out").click()
+    page.wait_for_url("**/accounts/**")
+
+    forgotten = page.evaluate(
+        """async (path) => {
+          for (let tries = 0; tries < 100; tries++) {
+            if (!(await caches.match(path))) return true;
+            await new Promise((resolve) => setTimeout(resolve, 50));
+          }
+          return false;
+        }""",
+        f"/games/{game.pk}/",
+    )
+    assert forgotten, "the game page is still kept after signing out"
+
+
+def test_taps_for_the_next_hand_survive_the_sync(phone, make_game):
+    game = make_game("setback", SETBACK_TABLE).game
+    page = phone.new_page()
+    open_kept(page, game)
+    phone.allow(OFFLINE_LOGS)
+    page.context.set_offline(True)
+    enter(page, *FIVE[0])
+    save(page)
+    # The next hand half entered when the network returns.
+    enter(page, "Cy", 3, "Cy")
+
+    page.context.set_offline(False)
+    expect(queue(page)).to_be_hidden()
+    expect(page.locator("#entry-title")).to_contain_text("Hand 2: Bob deals")
+    expect(page.locator('#entry input[name="contract"][value="Cy:3"]')).to_be_checked()
+    expect(page.locator('#entry input[name="point_high"][value="Cy"]')).to_be_checked()
+    assert Hand.objects.filter(game=game).count() == 1

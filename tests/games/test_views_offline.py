@@ -13,6 +13,7 @@ from django.contrib.auth import get_user_model
 from django.urls import reverse
 
 from pitchkeeper.clubs.models import Membership
+from pitchkeeper.games.models import Hand
 from tests.conftest import PASSWORD, sign_in
 
 pytestmark = pytest.mark.django_db
@@ -76,3 +77,49 @@ def test_a_reader_gets_no_queue(client, club, game):
 
     assert 'id="queue"' not in html
     assert "js/offline.js" not in html
+
+
+def post_hand(client, game, token, expected, **fields):
+    data = {
+        "pitcher": "Bob",
+        "bid": "2",
+        "point_high": "Bob",
+        "point_low": "Bob",
+        "point_jack": "nobody",
+        "point_game": "Cy",
+        "action": "save",
+        "token": token,
+        "expected": str(expected),
+        **fields,
+    }
+    return client.post(reverse("hand_add", args=[game.pk]), data, **HTMX)
+
+
+def test_a_queued_hand_sent_again_after_later_ones_is_the_same_save(client, game):
+    # The phone sent hand 1 and lost the answer, then hand 2; hand 1 goes again.
+    assert post_hand(client, game, "first-hand", 1).status_code == 200
+    assert post_hand(client, game, "second-hand", 2, pitcher="Cy").status_code == 200
+
+    again = post_hand(client, game, "first-hand", 1)
+
+    assert again.status_code == 200
+    assert [hand.token for hand in Hand.objects.order_by("number")] == [
+        "first-hand",
+        "second-hand",
+    ]
+
+
+def test_a_queued_hand_that_no_longer_follows_the_last_is_a_conflict(client, game):
+    # Another phone recorded hand 1 while this one was offline with its own hand 1.
+    assert post_hand(client, game, "other-phone", 1).status_code == 200
+
+    refused = post_hand(client, game, "this-phone", 1, pitcher="Cy", point_high="Cy")
+
+    assert refused.status_code == 409
+    html = refused.content.decode()
+    assert "Hand 1 was saved from another phone meanwhile" in html
+    # The entry kept in the form for a person, as the next hand; nothing saved.
+    assert 'name="expected" value="2"' in html
+    assert re.search(r'name="contract" value="Cy:2"[^>]*checked', html)
+    assert re.search(r'name="point_high" value="Cy"[^>]*checked', html)
+    assert [hand.token for hand in Hand.objects.all()] == ["other-phone"]
