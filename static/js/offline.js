@@ -16,6 +16,8 @@
   const pageUrl = box.dataset.page;
   const phrases = JSON.parse(box.dataset.phrases);
   const plural = new Intl.PluralRules(document.documentElement.lang || "en");
+  // The form's own fields, never carried from one entry to another.
+  const OWN_FIELDS = new Set(["csrfmiddlewaretoken", "token", "expected", "entry_dealer"]);
   let queue = [];
   let loaded = false;
   let syncing = false;
@@ -169,7 +171,21 @@
     return window.PitchEngine.handFromForm(form, { ...record, hands: [...record.hands, ...earlier] });
   }
 
+  // The conflicted entry put back in the form (after a reload the server's answer that
+  // held it is gone), for a person to check: nothing is sent until they say so.
+  function showKept() {
+    const head = queue[0];
+    const form = entryForm();
+    if (!head || head.state === "waiting" || shown === head.id || !form) {
+      return;
+    }
+    blank(form);
+    carryOver([...new URLSearchParams(head.body)].filter(([name]) => !OWN_FIELDS.has(name)));
+    shown = head.id;
+  }
+
   async function refresh() {
+    showKept();
     render();
     await showLocalTotals();
     prepareForm();
@@ -212,6 +228,16 @@
     part.hidden = !message;
   }
 
+  // Ready for the next hand. A form the server sent back with a kept entry has that
+  // entry as its defaults, so the choices are cleared one by one.
+  function blank(form) {
+    form.reset();
+    for (const field of form.querySelectorAll("input[type=radio], input[type=checkbox]")) {
+      field.checked = false;
+    }
+    form.elements.token.value = freshToken();
+  }
+
   let busy = false;
 
   async function keepSubmitted(form, submitter) {
@@ -226,9 +252,9 @@
       return;
     }
     failed("");
-    if (head && head.state !== "waiting") {
-      // The conflicted entry, checked by a person and saved again: it takes the place
-      // of the one kept, as the next hand after the server's (the form's number).
+    if (head && head.state !== "waiting" && shown === head.id) {
+      // The conflicted entry, shown in the form, checked by a person and saved again: it
+      // takes the place of the one kept, as the next hand after the server's.
       data.set("token", freshToken());
       head.body = bodyOf(data);
       head.token = data.get("token");
@@ -247,8 +273,7 @@
       entry.hand = hand;
       await save(entry);
     }
-    form.reset();
-    form.elements.token.value = freshToken();
+    blank(form);
     await reload();
     await refresh();
     // As after a save online: the totals, then the next hand's form, its heading read out.
@@ -289,8 +314,7 @@
     event.stopImmediatePropagation();
     const body = bodyOf(event.detail.requestConfig.formData);
     keep(postUrl(form), body).then(async () => {
-      form.reset();
-      form.elements.token.value = freshToken();
+      blank(form);
       await reload();
       await refresh();
       // Soon tried again; the browser may not notice the network coming back.
@@ -370,7 +394,6 @@
 
   // What a person had started to enter for the next hand while the waiting ones went:
   // put back into the server's form for that same hand, not lost with the old form.
-  const OWN_FIELDS = new Set(["csrfmiddlewaretoken", "token", "expected", "entry_dealer"]);
 
   function typedIn(form) {
     return [...new FormData(form)].filter(([name]) => !OWN_FIELDS.has(name));
@@ -404,12 +427,6 @@
       const typed = entryForm() ? typedIn(entryForm()) : [];
       swapTable(latest);
       carryOver(typed);
-    }
-    if (navigator.onLine && queue.length && queue[0].state !== "waiting" && shown !== queue[0].id) {
-      // After a reload the form no longer shows the conflicted entry: asking again
-      // (refused again, nothing saved) brings the server's game with the entry in it.
-      await send(queue[0]);
-      await reload();
     }
   }
 
@@ -462,10 +479,7 @@
     if (event.target.closest("[data-enter]")) {
       const form = entryForm();
       const action = new URLSearchParams(head.body).get("action") || "save";
-      if (shown !== head.id) {
-        await sync();
-        return;
-      }
+      showKept();
       const button = form && form.querySelector(`button[name=action][value="${action}"]`);
       if (button) {
         form.requestSubmit(button);
@@ -474,9 +488,9 @@
       await remove(head);
       shown = null;
       await reload();
-      if (navigator.onLine && window.htmx) {
-        // The form still holds the discarded entry: the server's empty one instead.
-        await window.htmx.ajax("GET", pageUrl, { target: "#table", swap: "outerHTML", select: "#table" });
+      const form = entryForm();
+      if (form) {
+        blank(form);
       }
       await refresh();
       sync();
