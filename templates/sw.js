@@ -9,11 +9,16 @@ const SHELL_CACHE = "pitchkeeper-shell-{{ version }}";
 const STATIC_CACHE = "pitchkeeper-static";
 const PAGES_CACHE = "pitchkeeper-pages";
 const SHELL = {{ shell|safe }};
+// The rules engine's worker (asked of the network first: it names the rules' current
+// version), the rules package (named by its hash: kept for good) and Brython's files.
+const ENGINE = {{ engine|safe }};
+const ENGINE_WORKER = ENGINE[0];
 const STATIC_PREFIX = "{% get_static_prefix %}";
 const STATIC_FIRST = {{ static_first|yesno:"true,false" }};
 const LOGOUT = "{% url 'logout' %}";
-// The screens a phone may need at the table: the home screen and a game.
-const PAGE = /^\/(games\/\d+\/)?$/;
+// The screens a phone may need at the table: the home screen and a game, with the words
+// of its offline queue.
+const PAGE = /^\/(games\/\d+\/(queue\/)?)?$/;
 
 self.addEventListener("install", (event) => {
   event.waitUntil(
@@ -71,6 +76,23 @@ async function staticFile(request) {
   return networkFirst(request, STATIC_CACHE);
 }
 
+// A game screen asks for the engine once it has started it: the files it fetched before
+// this worker was looking after the page are fetched again, and kept.
+async function keepEngine() {
+  const cache = await caches.open(STATIC_CACHE);
+  for (const url of ENGINE) {
+    if (!(await caches.match(url))) {
+      await cache.add(url).catch(() => {});
+    }
+  }
+}
+
+self.addEventListener("message", (event) => {
+  if (event.data === "keep-engine") {
+    event.waitUntil(keepEngine());
+  }
+});
+
 self.addEventListener("fetch", (event) => {
   const request = event.request;
   const url = new URL(request.url);
@@ -84,7 +106,13 @@ self.addEventListener("fetch", (event) => {
     }
     return;
   }
-  if (url.pathname.startsWith(STATIC_PREFIX)) {
+  if (url.pathname === ENGINE_WORKER) {
+    event.respondWith(networkFirst(request, STATIC_CACHE));
+  } else if (ENGINE.includes(url.pathname)) {
+    event.respondWith(
+      caches.match(request).then((copy) => copy || fetch(request).then((answer) => keep(STATIC_CACHE, request, answer))),
+    );
+  } else if (url.pathname.startsWith(STATIC_PREFIX)) {
     event.respondWith(staticFile(request).catch(() => cached(request)));
   } else if (PAGE.test(url.pathname) && !url.search && !request.headers.has("HX-Request")) {
     // The whole page only: an htmx answer is a part of one, and is never shown alone.

@@ -1,26 +1,26 @@
-"""What belongs to the site as a whole rather than to a domain: the health check and
-the service worker that keeps the app working on a phone with no network."""
+"""What belongs to the site as a whole rather than to a domain: the health check, and
+the rules engine's worker and package for the phone."""
 
 from __future__ import annotations
 
-import hashlib
-import json
 import logging
-from functools import cache
-from pathlib import Path
 
-from django.conf import settings
+from csp.constants import SELF, UNSAFE_EVAL
+from csp.decorators import csp_replace
 from django.contrib.auth.decorators import login_not_required
-from django.contrib.staticfiles import finders
 from django.db import DatabaseError, transaction
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.templatetags.static import static
+from django.urls import reverse
 from django.utils import timezone
-from django.views.decorators.cache import never_cache
+from django.views.decorators.cache import cache_control, never_cache
 from django.views.decorators.http import require_GET
 
+from pitchkeeper.core.engine import PREFIX, bundle
 from pitchkeeper.core.models import Heartbeat
+
+JAVASCRIPT = "text/javascript; charset=utf-8"
 
 logger = logging.getLogger(__name__)
 
@@ -41,49 +41,30 @@ def health(request: HttpRequest) -> JsonResponse:
     return JsonResponse({"status": "ok"})
 
 
-# What a phone needs to open a game it has seen with no network: fetched when the
-# service worker is installed. Other static files (the engine's runtime among them)
-# are kept once the phone has fetched them.
-SHELL = (
-    "css/app.css",
-    "js/htmx.min.js",
-    "js/app.js",
-    "js/offline.js",
-    "manifest.webmanifest",
-    "icons/icon.svg",
-    "icons/icon-192.png",
-)
-
-
-def _shell_version() -> str:
-    """Changes whenever a file of the shell does, so that phones fetch the new ones:
-    with hashed names (production) the URLs change; in development the contents do."""
-    digest = hashlib.sha256()
-    for name in SHELL:
-        digest.update(static(name).encode())
-        found = finders.find(name)
-        if found:
-            digest.update(Path(str(found)).read_bytes())
-    return digest.hexdigest()[:16]
-
-
-_cached_shell_version = cache(_shell_version)
+# Brython compiles Python to JavaScript and runs it with new Function(): the worker alone
+# may evaluate code. Its policy is its own response's, so the pages' stays as strict.
+@login_not_required
+@require_GET
+@csp_replace({"script-src": [SELF, UNSAFE_EVAL]})
+def engine_worker(request: HttpRequest) -> HttpResponse:
+    """The Web Worker that runs the rules engine (static/js/engine.js starts it)."""
+    _text, digest = bundle()
+    context = {
+        "runtime": static(f"{PREFIX}/brython.js"),
+        # Where Brython looks for its Unicode table: the unhashed name beside the runtime.
+        "runtime_path": static(f"{PREFIX}/brython.js").rsplit("/", 1)[0] + "/",
+        "bundle": reverse("engine_bundle", args=[digest]),
+    }
+    return render(request, "core/engine_worker.js", context, content_type=JAVASCRIPT)
 
 
 @login_not_required
 @require_GET
-def service_worker(request: HttpRequest) -> HttpResponse:
-    """The service worker, at the site's root so that its scope is the whole site.
-    Never cached by HTTP: the browser checks it for a new version on every visit."""
-    # Static files served fresh from the source folder (development, tests) keep their
-    # names when they change: the worker then asks the network first for them too.
-    fresh = settings.WHITENOISE_AUTOREFRESH
-    context = {
-        "version": _shell_version() if fresh else _cached_shell_version(),
-        "shell": json.dumps([static(name) for name in SHELL]),
-        "static_first": not fresh,
-    }
-    response = render(request, "sw.js", context, content_type="text/javascript; charset=utf-8")
-    response["Cache-Control"] = "no-cache"
-    response["Service-Worker-Allowed"] = "/"
-    return response
+@cache_control(public=True, max_age=365 * 24 * 3600, immutable=True)
+def engine_bundle(request: HttpRequest, digest: str) -> HttpResponse:
+    """The rules package and the standard library it needs, for Brython; named by its
+    hash, so it is cached for good and a new version of the rules is a new name."""
+    text, current = bundle()
+    if digest != current:
+        raise Http404("not this version of the rules")
+    return HttpResponse(text, content_type=JAVASCRIPT)

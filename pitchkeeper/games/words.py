@@ -297,6 +297,10 @@ def offline_phrases() -> str:
         "deals": _("Hand %(number)s: %(dealer)s deals") % {**number, "dealer": "{dealer}"},
         "conflict": _("Hand %(number)s from this phone was not recorded: %(message)s")
         % {**number, "message": "{message}"},
+        "incomplete": _(
+            "Not kept: the entry is not complete. Check the pitcher and the bid, and who "
+            "took each point."
+        ),
         "later": _(
             "The server did not take the waiting hands just now; they stay on this phone "
             "and are sent again shortly."

@@ -2,22 +2,10 @@
 // scripts or handlers anywhere, so a strict Content-Security-Policy can forbid them.
 "use strict";
 
-// The service worker keeps the app and the games this phone opened for when the network
-// is gone. Browsers allow it only on secure pages (HTTPS, localhost): elsewhere the site
-// simply works online.
-if ("serviceWorker" in navigator && window.isSecureContext) {
-  navigator.serviceWorker.register(document.body.dataset.serviceWorker).catch(() => {});
-}
-
-// The game screen's offline queue comes after the page has loaded, out of its first-load
-// weight (from the worker's cache after the first time). Until it is there, a save with no
-// network is told by the failure box below, and kept in the form.
+// What a page needs only later (data-later) comes after it has loaded: not in its weight.
 window.addEventListener("load", () => {
-  const queue = document.getElementById("queue");
-  if (queue && queue.dataset.script) {
-    const script = document.createElement("script");
-    script.src = queue.dataset.script;
-    document.head.append(script);
+  for (const later of document.querySelectorAll("[data-later]")) {
+    document.head.append(Object.assign(document.createElement("script"), { src: later.dataset.later }));
   }
 });
 

@@ -12,9 +12,16 @@
   if (!box || !window.indexedDB) {
     return;
   }
-  const game = Number(box.dataset.game);
-  const pageUrl = box.dataset.page;
-  const phrases = JSON.parse(box.dataset.phrases);
+  // The worker keeps the app and the games this phone opened. At the site's root, so
+  // that it may look after every page; browsers allow it on secure pages only (HTTPS,
+  // localhost): elsewhere the game screen works as it does online.
+  if ("serviceWorker" in navigator && window.isSecureContext) {
+    navigator.serviceWorker.register("/sw.js").catch(() => {});
+  }
+  const pageUrl = location.pathname;
+  const game = Number(pageUrl.split("/")[2]);
+  const wordsUrl = `${pageUrl}queue/`;
+  let phrases = null;
   const plural = new Intl.PluralRules(document.documentElement.lang || "en");
   // The form's own fields, never carried from one entry to another.
   const OWN_FIELDS = new Set(["csrfmiddlewaretoken", "token", "expected", "entry_dealer"]);
@@ -49,6 +56,18 @@
       transaction.oncomplete = () => resolve(request.result);
       transaction.onerror = () => reject(transaction.error);
     });
+  }
+
+  // The box and its words in the user's language, kept by the worker with the page.
+  async function words() {
+    const answer = await fetch(wordsUrl, { credentials: "same-origin" });
+    if (!answer.ok || answer.redirected) {
+      throw new Error(`no words for the queue: ${answer.status}`);
+    }
+    const page = new DOMParser().parseFromString(await answer.text(), "text/html");
+    const part = page.querySelector("[data-phrases]");
+    phrases = JSON.parse(part.dataset.phrases);
+    box.replaceChildren(...part.children);
   }
 
   async function reload() {
@@ -159,7 +178,7 @@
     }
   }
 
-  function handOf(form) {
+  function handOf(form, action) {
     const record = gameRecord();
     if (!window.PitchEngine || !record) {
       return null;
@@ -168,7 +187,7 @@
     if (earlier.includes(null)) {
       return null;
     }
-    return window.PitchEngine.handFromForm(form, { ...record, hands: [...record.hands, ...earlier] });
+    return window.PitchEngine.handFromForm(form, { ...record, hands: [...record.hands, ...earlier] }, action);
   }
 
   // The conflicted entry put back in the form (after a reload the server's answer that
@@ -245,10 +264,10 @@
     const head = queue[0];
     let hand = null;
     try {
-      hand = data.get("action") === "save" ? handOf(form) : null;
-    } catch (error) {
-      // An entry the form would refuse: said now, kept in the form, nothing queued.
-      failed(error.message);
+      hand = handOf(form, data.get("action") || "save");
+    } catch {
+      // An entry the server would refuse: said now, kept in the form, nothing queued.
+      failed(phrases.incomplete);
       return;
     }
     failed("");
@@ -308,7 +327,7 @@
   // the token it was sent with, so sending it again records it at most once.
   function keepUnanswered(event) {
     const form = entryForm();
-    if (event.detail.elt !== form) {
+    if (!loaded || event.detail.elt !== form) {
       return;
     }
     event.stopImmediatePropagation();
@@ -458,7 +477,9 @@
     clearTimeout(remembering);
     remembering = setTimeout(() => {
       if (navigator.onLine && navigator.serviceWorker && navigator.serviceWorker.controller) {
-        fetch(pageUrl, { credentials: "same-origin" }).catch(() => {});
+        for (const url of [pageUrl, wordsUrl]) {
+          fetch(url, { credentials: "same-origin" }).catch(() => {});
+        }
       }
     }, 300);
   }
@@ -497,10 +518,24 @@
     }
   });
 
+  // The engine's runtime, fetched by the engine in the background, kept by the service
+  // worker for a reload with no network (asked again after the worker first takes over:
+  // what the engine fetched before then went past it).
+  function keepEngine() {
+    const worker = navigator.serviceWorker && navigator.serviceWorker.controller;
+    if (worker && window.PitchEngine) {
+      window.PitchEngine.ready().then(() => worker.postMessage("keep-engine"), () => {});
+    }
+  }
+
   // On the first visit the page came before the worker: kept once the worker is in.
   if (navigator.serviceWorker) {
-    navigator.serviceWorker.addEventListener("controllerchange", rememberPage);
+    navigator.serviceWorker.addEventListener("controllerchange", () => {
+      rememberPage();
+      keepEngine();
+    });
   }
+  keepEngine();
   window.addEventListener("online", () => sync());
   window.addEventListener("offline", () => render());
   // A server that failed to answer is asked again now and then.
@@ -510,14 +545,20 @@
     }
   }, 15_000);
 
-  reload()
-    .then(refresh)
-    .then(() => {
-      box.dataset.ready = "";
-      return sync();
-    })
-    .catch(() => {
-      box.hidden = false;
-      box.querySelector("[data-count]").textContent = phrases.nostorage;
-    });
+  // Without its words (never opened online since the worker came) the queue stays off,
+  // and a save with no network is told by the failure box, its entry kept in the form.
+  words()
+    .then(() =>
+      reload()
+        .then(refresh)
+        .then(() => {
+          box.dataset.ready = "";
+          return sync();
+        })
+        .catch(() => {
+          box.hidden = false;
+          box.querySelector("[data-count]").textContent = phrases.nostorage;
+        }),
+    )
+    .catch(() => {});
 })();

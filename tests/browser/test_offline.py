@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
+from pitchkeeper.core.offline import engine_files
 from pitchkeeper.games.models import Game, Hand
 from pitchkeeper.games.replay import game_state
 from tests.browser.test_game import SETBACK_TABLE, open_game, save, shown_scores
@@ -20,13 +21,14 @@ from tests.browser.test_integrity import enter
 
 pytestmark = pytest.mark.browser
 
-# Ann deals first. Nobody reaches the target in these five.
-FIVE = [("Bob", 2, "Bob"), ("Cy", 2, "Cy"), ("Ann", 2, "Ann"), ("Bob", 3, "Cy"), ("Cy", 2, "Cy")]
+# Ann deals first. Two are set back, and nobody reaches the target of 7 in these five.
+FIVE = [("Bob", 2, "Bob"), ("Cy", 2, "Cy"), ("Ann", 2, "Ann"), ("Bob", 3, "Cy"), ("Ann", 2, "Bob")]
 # Whether the page is in the service worker's cache, asked for up to five seconds
 # (wait_for_function would not wait for the promise).
-KEPT = """async () => {
-  for (let tries = 0; tries < 100; tries++) {
-    if (await caches.match(location.pathname)) return true;
+KEPT = """async (urls) => {
+  for (let tries = 0; tries < 200; tries++) {
+    const found = await Promise.all(urls.map((url) => caches.match(url)));
+    if (found.every(Boolean)) return true;
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   return false;
@@ -57,7 +59,8 @@ def open_kept(page: Any, game: Game) -> None:
     kept a copy of it, as a phone has after a first visit with the network."""
     open_ready(page, game)
     page.wait_for_function("() => navigator.serviceWorker.controller !== null")
-    assert page.evaluate(KEPT), "the service worker kept no copy of the game page"
+    kept = [f"/games/{game.pk}/", f"/games/{game.pk}/queue/", *engine_files()]
+    assert page.evaluate(KEPT, kept), "the service worker did not keep the game and the engine"
 
 
 def test_five_hands_offline_through_a_reload_are_recorded_once(phone, make_game):
@@ -77,9 +80,16 @@ def test_five_hands_offline_through_a_reload_are_recorded_once(phone, make_game)
         expect(page.locator("#entry input:checked")).to_have_count(0)
     assert Hand.objects.count() == 0
 
-    # Reloaded with no network: the page from the phone's cache, the hands still there.
+    # Reloaded with no network: the page from the phone's cache, the hands still there,
+    # and the totals with them from the phone's own engine, marked as not yet sent.
     page.reload()
     expect(waiting(page)).to_have_text(waiting_text(5))
+    # The engine starts again from the phone's cache: seconds on a shared test machine.
+    expect(page.locator(".scoreboard.unconfirmed")).to_be_visible(timeout=30_000)
+    expect(page.locator("#queue [data-note]")).to_be_hidden()
+    expect(page.locator("#entry-title")).to_contain_text("Hand 6: Cy deals")
+    phone_totals = shown_scores(page)
+    assert phone_totals == {"Ann": 1, "Bob": 3, "Cy": 6}
     assert Hand.objects.count() == 0
 
     page.context.set_offline(False)
@@ -89,7 +99,8 @@ def test_five_hands_offline_through_a_reload_are_recorded_once(phone, make_game)
     assert [hand.number for hand in hands] == [1, 2, 3, 4, 5]
     assert len({hand.token for hand in hands}) == 5
     assert [hand.pitcher.name for hand in hands] == [pitcher for pitcher, _bid, _taker in FIVE]
-    assert shown_scores(page) == game_state(game=game).result.scores
+    assert shown_scores(page) == game_state(game=game).result.scores == phone_totals
+    expect(page.locator(".scoreboard.unconfirmed")).to_have_count(0)
 
     # Nothing is sent twice: a reload online finds nothing waiting.
     page.reload()

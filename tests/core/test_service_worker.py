@@ -10,7 +10,7 @@ import re
 import pytest
 from django.templatetags.static import static
 
-from pitchkeeper.core import views
+from pitchkeeper.core import offline as views
 
 pytestmark = pytest.mark.django_db
 
@@ -31,6 +31,11 @@ def test_it_caches_the_shell_by_the_urls_the_pages_use(anonymous_client):
     assert shell == [static(name) for name in views.SHELL]
     assert static("js/offline.js") in shell
     assert 'const LOGOUT = "/accounts/logout/";' in script
+    # The engine's runtime is named, for when a game screen asks for it.
+    engine = json.loads(re.search(r"const ENGINE = (\[.*\]);", script).group(1))
+    assert engine == views.engine_files()
+    assert engine[0] == "/engine/worker.js"
+    assert re.fullmatch(r"/engine/rules-[0-9a-f]{16}\.js", engine[1])
     # Tests serve static files fresh from the source folder: asked of the network first.
     assert "const STATIC_FIRST = false;" in script
 
@@ -52,9 +57,3 @@ def test_a_changed_shell_file_is_a_new_version(anonymous_client, tmp_path, monke
         f"pitchkeeper-shell-{views._shell_version()}"
         in anonymous_client.get("/sw.js").content.decode()
     )
-
-
-def test_every_page_registers_it(client):
-    html = client.get("/").content.decode()
-
-    assert 'data-service-worker="/sw.js"' in html

@@ -27,23 +27,34 @@ def game(make_game):
 
 
 def phrases(html: str) -> dict:
-    found = re.search(r'id="queue"[^>]*data-phrases="([^"]*)"', html)
-    assert found, "no #queue box with its phrases"
+    found = re.search(r'data-phrases="([^"]*)"', html)
+    assert found, "no phrases"
     return json.loads(unescape(found.group(1)))
 
 
-def test_the_full_page_has_the_queue_box_and_its_script(client, game):
+def test_the_full_page_has_a_place_for_the_queue_and_nothing_more(client, game):
     html = client.get(reverse("game", args=[game.pk])).content.decode()
 
-    assert re.search(r'<section id="queue"[^>]* hidden', html)
-    assert f'data-page="/games/{game.pk}/"' in html
-    assert "js/offline.js" in html
+    # The script and the box's words come after the page has loaded.
+    assert re.search(
+        r'<section id="queue"[^>]* hidden[^>]*data-later="/static/js/offline.js">', html
+    )
+    assert "data-phrases" not in html
+    assert "Enter as next hand" not in html
+
+
+def test_the_queue_box_and_its_words(client, game):
+    response = client.get(reverse("queue_box", args=[game.pk]))
+
+    assert response.status_code == 200
+    html = response.content.decode()
     words = phrases(html)
     assert words["waiting"]["one"] == "{n} hand waiting to be sent"
     assert words["waiting"]["other"] == "{n} hands waiting to be sent"
     assert words["deals"] == "Hand {n}: {dealer} deals"
     assert "{message}" in words["conflict"]
     assert "Enter as next hand" in html
+    assert "data-count" in html
 
 
 def test_the_htmx_answer_leaves_the_queue_box_alone(client, game):
@@ -54,16 +65,19 @@ def test_the_htmx_answer_leaves_the_queue_box_alone(client, game):
 
 
 def test_russian_has_a_form_for_each_plural_category(client, game):
-    html = client.get(reverse("game", args=[game.pk]), HTTP_ACCEPT_LANGUAGE="ru").content.decode()
+    url = reverse("queue_box", args=[game.pk])
+    html = client.get(url, HTTP_ACCEPT_LANGUAGE="ru").content.decode()
 
     waiting = phrases(html)["waiting"]
     assert waiting["one"] == "{n} сдача ждёт отправки"
     assert waiting["few"] == "{n} сдачи ждут отправки"
     assert waiting["many"] == "{n} сдач ждут отправки"
+    assert "Записать следующей сдачей" in html
 
 
 def test_norwegian(client, game):
-    html = client.get(reverse("game", args=[game.pk]), HTTP_ACCEPT_LANGUAGE="nb").content.decode()
+    url = reverse("queue_box", args=[game.pk])
+    html = client.get(url, HTTP_ACCEPT_LANGUAGE="nb").content.decode()
 
     waiting = phrases(html)["waiting"]
     assert waiting["one"] == "{n} runde venter på å bli sendt"
@@ -73,10 +87,17 @@ def test_norwegian(client, game):
 def test_a_reader_gets_no_queue(client, club, game):
     reader = get_user_model().objects.create_user("reader", password=PASSWORD)
     Membership.objects.create(club=club, user=reader, role="viewer")
-    html = sign_in(client, reader, club).get(reverse("game", args=[game.pk])).content.decode()
+    reader_client = sign_in(client, reader, club)
 
+    html = reader_client.get(reverse("game", args=[game.pk])).content.decode()
     assert 'id="queue"' not in html
-    assert "js/offline.js" not in html
+    assert reader_client.get(reverse("queue_box", args=[game.pk])).status_code == 403
+
+
+def test_only_members_get_the_words(anonymous_client, game):
+    answer = anonymous_client.get(reverse("queue_box", args=[game.pk]))
+
+    assert answer.status_code == 302
 
 
 def post_hand(client, game, token, expected, **fields):
