@@ -301,7 +301,7 @@
     sync();
   }
 
-  document.addEventListener(
+  window.addEventListener(
     "submit",
     (event) => {
       const form = event.target;
@@ -309,7 +309,8 @@
         return;
       }
       // Offline, or hands are waiting: this one goes after them, through the queue.
-      // Taken before htmx sees it (capture phase), so htmx sends nothing.
+      // Taken first (the window's capture phase): htmx sends nothing, and engine.js
+      // does not show a total without the waiting hands; the queue shows them all.
       event.preventDefault();
       event.stopImmediatePropagation();
       if (busy) {
