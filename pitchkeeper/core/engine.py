@@ -93,7 +93,7 @@ class RuntimeFinder(BaseFinder):
         if folder == PREFIX and name in RUNTIME_FILES:
             found = str(RUNTIME / name)
             return [found] if find_all else found
-        return [] if find_all else ""
+        return []
 
     def list(self, ignore_patterns: Any) -> Iterator[tuple[str, FileSystemStorage]]:
         for name in RUNTIME_FILES:

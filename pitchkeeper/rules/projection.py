@@ -43,11 +43,12 @@ def project(document: Mapping[str, Any], extra: Sequence[Any]) -> dict[str, Any]
 
 
 def project_json(record_text: str, extra_text: str) -> str:
-    """``project`` from and to JSON text; a refusal is ``{"error": message}``."""
+    """``project`` from and to JSON text; a refusal is ``{"error": message}``, the
+    message naming the hand ("hand 6: ...")."""
     try:
         return json.dumps(_projected(record_text, json.loads(extra_text)))
     except RuleError as error:
-        return json.dumps({"error": error.message})
+        return json.dumps({"error": str(error)})
 
 
 def _projected(record_text: str, extra: Sequence[Any]) -> dict[str, Any]:

@@ -246,7 +246,7 @@
     }
     PitchEngine.showTotals(result, { pending: 1 });
     const shown = performance.now();
-    PitchEngine.lastInstant = { tap: current.tap, shown, frame: null };
+    PitchEngine.lastInstant = { tap: current.tap, shown, frame: null, scores: result.scores };
     const measured = PitchEngine.lastInstant;
     requestAnimationFrame((frame) => {
       measured.frame = frame;

@@ -75,7 +75,7 @@ def on_server(record: dict[str, Any], extra: list[Any]) -> dict[str, Any]:
     try:
         return project(record, extra)
     except RuleError as error:
-        return {"refused": error.message}
+        return {"refused": str(error)}
 
 
 def without_result(game: dict[str, Any]) -> dict[str, Any]:
