@@ -207,7 +207,7 @@ ROOT_URLCONF = "pitchkeeper.urls"
 WSGI_APPLICATION = "pitchkeeper.wsgi.application"
 
 # The folders of pitchkeeper/ that hold a domain's models, views and templates.
-DOMAINS = ("clubs", "games", "seasons")
+DOMAINS = ("core", "clubs", "games", "seasons")
 
 TEMPLATES = [
     {
@@ -309,6 +309,12 @@ TIME_ZONE = os.environ.get("TIME_ZONE", "UTC")
 
 STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
+STATICFILES_FINDERS = [
+    "django.contrib.staticfiles.finders.FileSystemFinder",
+    "django.contrib.staticfiles.finders.AppDirectoriesFinder",
+    # The phone's rules engine runtime, from the installed brython package.
+    "pitchkeeper.core.engine.RuntimeFinder",
+]
 STATIC_ROOT = Path(os.environ.get("STATIC_ROOT", BASE_DIR / "staticfiles"))
 
 # Local runs and tests skip `collectstatic`: serve from the finders and don't hash names.

@@ -8,7 +8,8 @@ from django.contrib.auth.decorators import login_not_required
 from django.urls import include, path, register_converter
 from django.views.i18n import set_language
 
-from pitchkeeper.core.views import health
+from pitchkeeper.core.offline import service_worker
+from pitchkeeper.core.views import engine_bundle, engine_worker, health
 
 
 class TokenConverter:
@@ -32,6 +33,10 @@ urlpatterns = [
     path("", include("pitchkeeper.clubs.urls")),
     path("seasons/", include("pitchkeeper.seasons.urls")),
     path("health/", health, name="health"),
+    # At the root, so that the worker may look after every page of the site.
+    path("sw.js", service_worker, name="service_worker"),
+    path("engine/worker.js", engine_worker, name="engine_worker"),
+    path("engine/rules-<slug:digest>.js", engine_bundle, name="engine_bundle"),
     path("accounts/", include("django.contrib.auth.urls")),
     # The language can be chosen before signing in.
     path("i18n/setlang/", login_not_required(set_language), name="set_language"),

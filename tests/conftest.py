@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import re
+import time
 from pathlib import Path
 from typing import Any
 
@@ -216,6 +217,24 @@ class Phone:
         page.set_default_timeout(5_000)
         self._watch(page)
         return page
+
+    def restartable(self, profile: Path) -> Any:
+        """A page of a browser whose profile (cookies, storage, service workers) is kept
+        in ``profile``: closing its context and calling this again is a phone whose
+        browser was restarted. Signed in with a cookie that outlives the restart."""
+        context = self.browser.browser_type.launch_persistent_context(
+            str(profile),
+            executable_path=str(CHROMIUM),
+            args=CHROMIUM_ARGS,
+            headless=True,
+            viewport=PHONE,
+            base_url=self.base_url,
+            locale="en-US",
+        )
+        expires = time.time() + 3600
+        context.add_cookies([{**self.session_cookie, "url": self.base_url, "expires": expires}])
+        self.contexts.append(context)
+        return self.new_page(context)
 
     def _watch(self, page: Any) -> None:
         problems = self.problems

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.urls import path
 
-from pitchkeeper.games.views import edits, games, home, live, setup, table
+from pitchkeeper.games.views import edits, games, home, live, offline, setup, table
 
 urlpatterns = [
     path("", home.home, name="home"),
@@ -14,6 +14,7 @@ urlpatterns = [
     path("games/<int:pk>/hands/", table.hand_add, name="hand_add"),
     path("games/<int:pk>/hands/all/", table.game_hands, name="game_hands"),
     path("games/<int:pk>/auction/", table.auction, name="auction"),
+    path("games/<int:pk>/queue/", offline.queue_box, name="queue_box"),
     path("games/<int:pk>/hands/<int:number>/", edits.hand_change, name="hand_edit"),
     path("games/<int:pk>/hands/<int:number>/delete/", edits.hand_remove, name="hand_delete"),
     path("games/<int:pk>/undo/", edits.undo, name="undo"),

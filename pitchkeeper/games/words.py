@@ -3,8 +3,10 @@ presets with their groups, in the user's language."""
 
 from __future__ import annotations
 
+import json
+
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, pgettext_lazy
+from django.utils.translation import gettext_lazy, ngettext, pgettext_lazy
 
 from pitchkeeper.rules import (
     GROUPS,
@@ -268,3 +270,44 @@ def preset_groups() -> list[tuple[str, str, list[str]]]:
 
 def preset_label(preset: str) -> str:
     return str(PRESET_LABELS.get(preset, preset))
+
+
+# A sample count for each plural category the browser may name (Intl.PluralRules):
+# the catalog's own plural formula then picks the form for that category.
+PLURAL_SAMPLES = {"one": 1, "few": 2, "many": 5, "other": 2}
+
+
+def offline_phrases() -> str:
+    """What the game screen says of hands kept on the phone, in the user's language, for
+    the script that keeps them: {n}, {dealer} and {message} are filled in there."""
+    waiting = {
+        category: ngettext(
+            "%(count)s hand waiting to be sent", "%(count)s hands waiting to be sent", sample
+        )
+        % {"count": "{n}"}
+        for category, sample in PLURAL_SAMPLES.items()
+    }
+    number = {"number": "{n}"}
+    phrases = {
+        "waiting": waiting,
+        "offline": _(
+            "No connection: hands saved now are kept on this phone and sent when it returns."
+        ),
+        "hand": _("Hand %(number)s") % number,
+        "deals": _("Hand %(number)s: %(dealer)s deals") % {**number, "dealer": "{dealer}"},
+        "conflict": _("Hand %(number)s from this phone was not recorded: %(message)s")
+        % {**number, "message": "{message}"},
+        "incomplete": _(
+            "Not kept: the entry is not complete. Check the pitcher and the bid, and who "
+            "took each point."
+        ),
+        "later": _(
+            "The server did not take the waiting hands just now; they stay on this phone "
+            "and are sent again shortly."
+        ),
+        "nostorage": _(
+            "This browser cannot keep hands on this phone (a private window?); save them "
+            "while the network is there."
+        ),
+    }
+    return json.dumps(phrases, ensure_ascii=False)

@@ -2,6 +2,13 @@
 // scripts or handlers anywhere, so a strict Content-Security-Policy can forbid them.
 "use strict";
 
+// What a page needs only later (data-later) comes after it has loaded: not in its weight.
+window.addEventListener("load", () => {
+  for (const later of document.querySelectorAll("[data-later]")) {
+    document.head.append(Object.assign(document.createElement("script"), { src: later.dataset.later }));
+  }
+});
+
 // A read-only link field selects all of itself when focused, ready to copy.
 document.addEventListener("focusin", (event) => {
   if (event.target.matches("input[data-select-all]")) {

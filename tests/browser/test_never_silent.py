@@ -13,6 +13,7 @@ from playwright.sync_api import Error, expect
 from pitchkeeper.games.models import Hand
 from tests.browser.test_game import SETBACK_TABLE, contract, open_game, pick, save
 from tests.browser.test_integrity import enter
+from tests.browser.test_offline import open_ready
 
 pytestmark = pytest.mark.browser
 
@@ -24,10 +25,10 @@ def failure(page: Any) -> Any:
     return page.locator("#failure")
 
 
-def test_offline_save_is_told_and_retried_once_back_online(phone, make_game):
+def test_offline_save_waits_on_the_phone_and_is_sent_once_back_online(phone, make_game):
     game = make_game("setback", SETBACK_TABLE).game
     page = phone.new_page()
-    open_game(page, game)
+    open_ready(page, game)
     enter(page, "Bob", 2, "Bob")
     # What the browser and htmx log of a request that got no answer.
     phone.allow(r"ERR_INTERNET_DISCONNECTED|htmx:(afterRequest|sendError)")
@@ -35,21 +36,40 @@ def test_offline_save_is_told_and_retried_once_back_online(phone, make_game):
     page.context.set_offline(True)
     save(page)
 
-    expect(failure(page)).to_be_visible()
-    expect(failure(page)).to_have_attribute("role", "alert")
-    expect(failure(page).locator("p")).to_have_text(
-        "No connection: nothing was lost. Check the network and try again."
-    )
-    expect(failure(page)).to_be_in_viewport()
-    # The entry is still there, and nothing was saved.
-    expect(contract(page, "Bob", 2)).to_be_checked()
+    # Not an error: the hand is kept on the phone, and the screen says so.
+    waiting = page.locator("#queue [data-count]")
+    expect(waiting).to_have_text("1 hand waiting to be sent")
+    expect(waiting).to_be_in_viewport()
+    expect(failure(page)).to_be_hidden()
+    expect(contract(page, "Bob", 2)).not_to_be_checked()
     assert Hand.objects.count() == 0
 
     page.context.set_offline(False)
-    failure(page).get_by_role("button", name="Try again").click()
-
     expect(page.locator("form.hand-form h2")).to_contain_text("Hand 2: Bob deals")
-    expect(failure(page)).to_be_hidden()
+    expect(page.locator("#queue")).to_be_hidden()
+    assert Hand.objects.count() == 1
+
+
+def test_a_save_whose_answer_was_lost_is_sent_again_and_recorded_once(phone, make_game):
+    game = make_game("setback", SETBACK_TABLE).game
+    page = phone.new_page()
+    open_ready(page, game)
+    enter(page, "Bob", 2, "Bob")
+    phone.allow(r"ERR_INTERNET_DISCONNECTED|htmx:(afterRequest|sendError)")
+
+    def lost_answer(route: Any) -> None:
+        # The hand reaches the server and is saved; the connection drops before the answer.
+        route.fetch()
+        route.abort("internetdisconnected")
+
+    page.route(HANDS, lost_answer, times=1)
+    save(page)
+
+    expect(page.locator("#queue [data-count]")).to_have_text("1 hand waiting to be sent")
+    assert Hand.objects.count() == 1
+    # Sent again by itself with the same token: the server knows it, and records nothing more.
+    expect(page.locator("#queue")).to_be_hidden(timeout=10_000)
+    expect(page.locator("ol.history > li")).to_have_count(1)
     assert Hand.objects.count() == 1
 
 

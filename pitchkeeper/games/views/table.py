@@ -24,7 +24,14 @@ from pitchkeeper.games.hand_list import hand_items
 from pitchkeeper.games.hands import Conflict, hand_record
 from pitchkeeper.games.models import Game
 from pitchkeeper.games.replay import GameState, game_state
-from pitchkeeper.rules import HandRecord, RuleError, bidding_order
+from pitchkeeper.rules import (
+    PRESETS,
+    HandRecord,
+    RuleError,
+    bidding_order,
+    game_to_data,
+    resolve_rules,
+)
 
 REDO_KEY = "redo"
 # The hands the game screen lists, the latest: a screen that grew with every hand took
@@ -98,9 +105,22 @@ def _render_game(
         "entry_token": secrets.token_urlsafe(32),
         "next_number": len(state.hands) + 1,
         "last_version": state.hands[-1].version if state.hands else None,
+        "record": _record_document(state),
     }
     template = "games/game.html#table" if request.htmx else "games/game.html"
     return render(request, template, context, status=status)
+
+
+def _record_document(state: GameState) -> dict[str, Any]:
+    """The game as the phone's engine reads it (static/js/engine.js): its record in the
+    ``pitchkeeper.game/1`` format, without the result, which the engine derives. Rules
+    that are a preset's, unchanged, go by the preset's name: the page stays lighter."""
+    data = game_to_data(state.record, state.result)
+    del data["result"]
+    preset = data["rules"].get("preset")
+    if preset in PRESETS and resolve_rules(preset) == state.record.rules:
+        data["rules"] = preset
+    return data
 
 
 @require_GET

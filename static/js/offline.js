@@ -1,0 +1,565 @@
+// The game screen with no network: a hand saved offline (or whose save got no answer)
+// is kept on the phone in IndexedDB, as the exact form body with its one-time token and
+// the number of the hand it follows, and sent in order when the network returns. The
+// server records a token once and refuses a hand that no longer follows its last one
+// (another phone saved first): that conflict is shown, and the entry kept, until a
+// person enters it as the next hand or discards it. Without this file (or without
+// JavaScript) the form posts as it always did.
+"use strict";
+
+(() => {
+  const box = document.getElementById("queue");
+  if (!box || !window.indexedDB) {
+    return;
+  }
+  // The worker keeps the app and the games this phone opened. At the site's root, so
+  // that it may look after every page; browsers allow it on secure pages only (HTTPS,
+  // localhost): elsewhere the game screen works as it does online.
+  if ("serviceWorker" in navigator && window.isSecureContext) {
+    navigator.serviceWorker.register("/sw.js").catch(() => {});
+  }
+  const pageUrl = location.pathname;
+  const game = Number(pageUrl.split("/")[2]);
+  const wordsUrl = `${pageUrl}queue/`;
+  let phrases = null;
+  const plural = new Intl.PluralRules(document.documentElement.lang || "en");
+  // The form's own fields, never carried from one entry to another.
+  const OWN_FIELDS = new Set(["csrfmiddlewaretoken", "token", "expected", "entry_dealer"]);
+  let queue = [];
+  let loaded = false;
+  let syncing = false;
+  // The entry whose conflict the form shows now (the server's answer swapped in).
+  let shown = null;
+
+  // ---- IndexedDB: one store of entries, in the order they were made ----
+
+  let opened = null;
+
+  function database() {
+    opened ??= new Promise((resolve, reject) => {
+      const request = indexedDB.open("pitchkeeper", 1);
+      request.onupgradeneeded = () => {
+        const store = request.result.createObjectStore("hands", { keyPath: "id", autoIncrement: true });
+        store.createIndex("game", "game");
+      };
+      request.onsuccess = () => resolve(request.result);
+      request.onerror = () => reject(request.error);
+    });
+    return opened;
+  }
+
+  async function store(mode, work) {
+    const db = await database();
+    return new Promise((resolve, reject) => {
+      const transaction = db.transaction("hands", mode);
+      const request = work(transaction.objectStore("hands"));
+      transaction.oncomplete = () => resolve(request.result);
+      transaction.onerror = () => reject(transaction.error);
+    });
+  }
+
+  // The box and its words in the user's language, kept by the worker with the page.
+  async function words() {
+    const answer = await fetch(wordsUrl, { credentials: "same-origin" });
+    if (!answer.ok || answer.redirected) {
+      throw new Error(`no words for the queue: ${answer.status}`);
+    }
+    const page = new DOMParser().parseFromString(await answer.text(), "text/html");
+    const part = page.querySelector("[data-phrases]");
+    phrases = JSON.parse(part.dataset.phrases);
+    box.replaceChildren(...part.children);
+  }
+
+  async function reload() {
+    const rows = await store("readonly", (hands) => hands.index("game").getAll(game));
+    queue = rows.sort((a, b) => a.id - b.id);
+    loaded = true;
+  }
+
+  const save = (entry) => store("readwrite", (hands) => hands.put(entry));
+  const remove = (entry) => store("readwrite", (hands) => hands.delete(entry.id));
+
+  // ---- What the screen says ----
+
+  function phrase(name, values) {
+    return Object.entries(values).reduce((text, [key, value]) => text.replace(`{${key}}`, value), phrases[name]);
+  }
+
+  function counted(count) {
+    const forms = phrases.waiting;
+    const form = forms[plural.select(count)] || forms.other || forms.one;
+    return form.replace("{n}", count);
+  }
+
+  function entryForm() {
+    return document.getElementById("entry");
+  }
+
+  function render() {
+    const conflict = queue[0] && queue[0].state !== "waiting" ? queue[0] : null;
+    const offline = !navigator.onLine;
+    box.hidden = !queue.length && !offline;
+    box.querySelector("[data-count]").textContent = queue.length
+      ? counted(queue.length)
+      : phrases.offline;
+    box.querySelector("[data-note]").hidden = !queue.length || hasLocalTotals();
+    const part = box.querySelector("[data-conflict]");
+    part.hidden = !conflict;
+    if (conflict) {
+      part.querySelector("[data-message]").textContent = phrase("conflict", {
+        n: conflict.expected,
+        message: conflict.message,
+      });
+      part.querySelector("[data-enter]").hidden = !entryForm();
+    }
+  }
+
+  // ---- The form: its next hand's number and a fresh token ----
+
+  function freshToken() {
+    const bytes = crypto.getRandomValues(new Uint8Array(32));
+    return btoa(String.fromCharCode(...bytes)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+  }
+
+  // The number the next hand gets: after the last one waiting, or the server's next.
+  function nextNumber(form) {
+    const last = queue[queue.length - 1];
+    return last ? last.expected + 1 : Number(form.dataset.serverNext || form.elements.expected.value);
+  }
+
+  function prepareForm() {
+    const form = entryForm();
+    if (!form) {
+      return;
+    }
+    form.dataset.serverNext ??= form.elements.expected.value;
+    const conflicted = queue[0] && queue[0].state !== "waiting";
+    if (!queue.length || conflicted) {
+      return;
+    }
+    const number = nextNumber(form);
+    form.elements.expected.value = number;
+    const title = document.getElementById("entry-title");
+    const dealer = localDealer();
+    title.textContent = dealer ? phrase("deals", { n: number, dealer }) : phrase("hand", { n: number });
+  }
+
+  // ---- Totals from the phone's own engine, when it is there ----
+
+  let local = null;
+
+  function hasLocalTotals() {
+    return Boolean(local);
+  }
+
+  function localDealer() {
+    return local && local.dealer;
+  }
+
+  function gameRecord() {
+    const element = document.getElementById("game-record");
+    return element ? JSON.parse(element.textContent) : null;
+  }
+
+  async function showLocalTotals() {
+    local = null;
+    const hands = queue.filter((entry) => entry.state === "waiting").map((entry) => entry.hand);
+    const record = gameRecord();
+    if (!window.PitchEngine || !record || !hands.length || hands.includes(null)) {
+      return;
+    }
+    try {
+      await window.PitchEngine.ready();
+      local = await window.PitchEngine.project(record, hands);
+      window.PitchEngine.showTotals(local, { pending: hands.length });
+    } catch {
+      // The totals stay the server's, as of the last hand sent; the note says so.
+      local = null;
+    }
+  }
+
+  function handOf(form, action) {
+    const record = gameRecord();
+    if (!window.PitchEngine || !record) {
+      return null;
+    }
+    const earlier = queue.filter((entry) => entry.state === "waiting").map((entry) => entry.hand);
+    if (earlier.includes(null)) {
+      return null;
+    }
+    return window.PitchEngine.handFromForm(form, { ...record, hands: [...record.hands, ...earlier] }, action);
+  }
+
+  // The conflicted entry put back in the form (after a reload the server's answer that
+  // held it is gone), for a person to check: nothing is sent until they say so.
+  function showKept() {
+    const head = queue[0];
+    const form = entryForm();
+    if (!head || head.state === "waiting" || shown === head.id || !form) {
+      return;
+    }
+    blank(form);
+    carryOver([...new URLSearchParams(head.body)].filter(([name]) => !OWN_FIELDS.has(name)));
+    shown = head.id;
+  }
+
+  async function refresh() {
+    showKept();
+    render();
+    await showLocalTotals();
+    prepareForm();
+    render();
+  }
+
+  // ---- Keeping an entry ----
+
+  // The form's own address (form.action would be its button named "action").
+  function postUrl(form) {
+    const url = new URL(form.getAttribute("action"), location.href);
+    url.hash = "";
+    return url.href;
+  }
+
+  function bodyOf(data) {
+    return new URLSearchParams(data).toString();
+  }
+
+  async function keep(url, body) {
+    const fields = new URLSearchParams(body);
+    const entry = {
+      game,
+      url,
+      body,
+      token: fields.get("token"),
+      expected: Number(fields.get("expected")),
+      hand: null,
+      state: "waiting",
+      message: "",
+      saved: Date.now(),
+    };
+    entry.id = await save(entry);
+    return entry;
+  }
+
+  function failed(message) {
+    const part = box.querySelector("[data-refused]");
+    part.textContent = message;
+    part.hidden = !message;
+  }
+
+  // Ready for the next hand. A form the server sent back with a kept entry has that
+  // entry as its defaults, so the choices are cleared one by one.
+  function blank(form) {
+    form.reset();
+    for (const field of form.querySelectorAll("input[type=radio], input[type=checkbox]")) {
+      field.checked = false;
+    }
+    form.elements.token.value = freshToken();
+  }
+
+  let busy = false;
+
+  async function keepSubmitted(form, submitter) {
+    const data = new FormData(form, submitter);
+    const head = queue[0];
+    let hand = null;
+    try {
+      hand = handOf(form, data.get("action") || "save");
+    } catch {
+      // An entry the server would refuse: said now, kept in the form, nothing queued.
+      failed(phrases.incomplete);
+      return;
+    }
+    failed("");
+    if (head && head.state !== "waiting" && shown === head.id) {
+      // The conflicted entry, shown in the form, checked by a person and saved again: it
+      // takes the place of the one kept, as the next hand after the server's.
+      data.set("token", freshToken());
+      head.body = bodyOf(data);
+      head.token = data.get("token");
+      head.expected = Number(data.get("expected"));
+      head.hand = hand;
+      head.state = "waiting";
+      head.message = "";
+      await save(head);
+      shown = null;
+    } else {
+      // A page opened from the cache shows the token it was first sent with: a new
+      // one, so that two hands entered offline are never taken for one.
+      data.set("token", freshToken());
+      data.set("expected", nextNumber(form));
+      const entry = await keep(postUrl(form), bodyOf(data));
+      entry.hand = hand;
+      await save(entry);
+    }
+    blank(form);
+    await reload();
+    await refresh();
+    // As after a save online: the totals, then the next hand's form, its heading read out.
+    box.scrollIntoView({ block: "start" });
+    document.getElementById("entry-title").focus({ preventScroll: true });
+    sync();
+  }
+
+  window.addEventListener(
+    "submit",
+    (event) => {
+      const form = event.target;
+      if (form !== entryForm() || !loaded || (navigator.onLine && !queue.length)) {
+        return;
+      }
+      // Offline, or hands are waiting: this one goes after them, through the queue.
+      // Taken first (the window's capture phase): htmx sends nothing, and engine.js
+      // does not show a total without the waiting hands; the queue shows them all.
+      event.preventDefault();
+      event.stopImmediatePropagation();
+      if (busy) {
+        return;
+      }
+      busy = true;
+      keepSubmitted(form, event.submitter).finally(() => {
+        busy = false;
+      });
+    },
+    true,
+  );
+
+  // A save that got no answer may or may not have reached the server: it is kept with
+  // the token it was sent with, so sending it again records it at most once.
+  function keepUnanswered(event) {
+    const form = entryForm();
+    if (!loaded || event.detail.elt !== form) {
+      return;
+    }
+    event.stopImmediatePropagation();
+    const body = bodyOf(event.detail.requestConfig.formData);
+    keep(postUrl(form), body).then(async () => {
+      blank(form);
+      await reload();
+      await refresh();
+      // Soon tried again; the browser may not notice the network coming back.
+      setTimeout(sync, 2_000);
+    });
+  }
+
+  // Before app.js's "no connection" box (capture phase): this one is not lost.
+  document.addEventListener("htmx:sendError", keepUnanswered, true);
+  document.addEventListener("htmx:timeout", keepUnanswered, true);
+
+  // Offline, the auction helper cannot ask the server for the legal bids.
+  document.addEventListener("htmx:beforeRequest", (event) => {
+    if (!navigator.onLine && event.detail.elt.id === "auction") {
+      event.preventDefault();
+    }
+  });
+
+  // ---- Sending, in order, each once ----
+
+  function csrfToken(body) {
+    return new URLSearchParams(body).get("csrfmiddlewaretoken") || "";
+  }
+
+  // The server's answer in place of the table, as an htmx save puts it (and with the
+  // same events, so the page settles as after any save).
+  function swapTable(html) {
+    const table = document.getElementById("table");
+    if (table && window.htmx) {
+      const eventInfo = { target: table, elt: table };
+      window.htmx.swap(table, html, { swapStyle: "outerHTML" }, { select: "#table", eventInfo });
+    }
+  }
+
+  function messageIn(html) {
+    const page = new DOMParser().parseFromString(html, "text/html");
+    const problem = page.querySelector("#table .messages .error, #table .errorlist");
+    return problem ? problem.textContent.trim() : "";
+  }
+
+  async function send(entry) {
+    let response;
+    let html;
+    try {
+      response = await fetch(entry.url, {
+        method: "POST",
+        body: new URLSearchParams(entry.body),
+        headers: { "HX-Request": "true", "X-CSRFToken": csrfToken(entry.body) },
+        credentials: "same-origin",
+      });
+      html = await response.text();
+    } catch {
+      return "offline";
+    }
+    if (response.ok && !response.redirected) {
+      // Saved now, or saved before (its token was known): the server's game either way,
+      // shown once the last waiting hand is in.
+      await remove(entry);
+      latest = html;
+      return "sent";
+    }
+    if (response.status === 409 || response.status === 400) {
+      entry.state = response.status === 409 ? "conflict" : "refused";
+      entry.message = messageIn(html);
+      await save(entry);
+      // The game as the server has it, and the entry kept in the form beside it.
+      swapTable(html);
+      shown = entry.id;
+      return "held";
+    }
+    // A server error or a sign-in page: kept, and tried again later.
+    failed(phrases.later);
+    return "later";
+  }
+
+  let latest = null;
+
+  // What a person had started to enter for the next hand while the waiting ones went:
+  // put back into the server's form for that same hand, not lost with the old form.
+
+  function typedIn(form) {
+    return [...new FormData(form)].filter(([name]) => !OWN_FIELDS.has(name));
+  }
+
+  function carryOver(typed) {
+    const form = entryForm();
+    for (const [name, value] of form ? typed : []) {
+      for (const field of form.querySelectorAll(`[name="${CSS.escape(name)}"]`)) {
+        if (field.type === "radio" || field.type === "checkbox") {
+          field.checked ||= field.value === value;
+        } else if (field.type !== "hidden") {
+          field.value = value;
+        }
+      }
+    }
+  }
+
+  async function drain() {
+    await reload();
+    latest = null;
+    while (navigator.onLine && queue.length && queue[0].state === "waiting") {
+      const outcome = await send(queue[0]);
+      await reload();
+      if (outcome !== "sent") {
+        break;
+      }
+      failed("");
+    }
+    if (latest && !(queue[0] && queue[0].state !== "waiting")) {
+      const typed = entryForm() ? typedIn(entryForm()) : [];
+      swapTable(latest);
+      carryOver(typed);
+    }
+  }
+
+  async function sync() {
+    if (syncing || !navigator.onLine) {
+      render();
+      return;
+    }
+    syncing = true;
+    try {
+      // One phone's tabs send one at a time.
+      if (navigator.locks) {
+        await navigator.locks.request(`pitchkeeper-queue-${game}`, drain);
+      } else {
+        await drain();
+      }
+    } finally {
+      syncing = false;
+    }
+    await refresh();
+    rememberPage();
+  }
+
+  // The cached copy of the page follows what the server has, so that the game opens
+  // offline as it was last seen (the service worker keeps what this fetch brings).
+  let remembering = null;
+
+  function rememberPage() {
+    clearTimeout(remembering);
+    remembering = setTimeout(() => {
+      if (navigator.onLine && navigator.serviceWorker && navigator.serviceWorker.controller) {
+        for (const url of [pageUrl, wordsUrl]) {
+          fetch(url, { credentials: "same-origin" }).catch(() => {});
+        }
+      }
+    }, 300);
+  }
+
+  document.addEventListener("htmx:afterSwap", (event) => {
+    if (event.detail.target.id === "table") {
+      rememberPage();
+    }
+  });
+
+  // ---- A person resolves a conflict ----
+
+  box.addEventListener("click", async (event) => {
+    const head = queue[0];
+    if (!head || head.state === "waiting") {
+      return;
+    }
+    if (event.target.closest("[data-enter]")) {
+      const form = entryForm();
+      const action = new URLSearchParams(head.body).get("action") || "save";
+      showKept();
+      const button = form && form.querySelector(`button[name=action][value="${action}"]`);
+      if (button) {
+        form.requestSubmit(button);
+      }
+    } else if (event.target.closest("[data-discard]")) {
+      await remove(head);
+      shown = null;
+      await reload();
+      const form = entryForm();
+      if (form) {
+        blank(form);
+      }
+      await refresh();
+      sync();
+    }
+  });
+
+  // The engine's runtime, fetched by the engine in the background, kept by the service
+  // worker for a reload with no network (asked again after the worker first takes over:
+  // what the engine fetched before then went past it).
+  function keepEngine() {
+    const worker = navigator.serviceWorker && navigator.serviceWorker.controller;
+    if (worker && window.PitchEngine) {
+      window.PitchEngine.ready().then(() => worker.postMessage("keep-engine"), () => {});
+    }
+  }
+
+  // On the first visit the page came before the worker: kept once the worker is in.
+  if (navigator.serviceWorker) {
+    navigator.serviceWorker.addEventListener("controllerchange", () => {
+      rememberPage();
+      keepEngine();
+    });
+  }
+  keepEngine();
+  window.addEventListener("online", () => sync());
+  window.addEventListener("offline", () => render());
+  // A server that failed to answer is asked again now and then.
+  setInterval(() => {
+    if (queue.length && queue[0].state === "waiting") {
+      sync();
+    }
+  }, 15_000);
+
+  // Without its words (never opened online since the worker came) the queue stays off,
+  // and a save with no network is told by the failure box, its entry kept in the form.
+  words()
+    .then(() =>
+      reload()
+        .then(refresh)
+        .then(() => {
+          box.dataset.ready = "";
+          return sync();
+        })
+        .catch(() => {
+          box.hidden = false;
+          box.querySelector("[data-count]").textContent = phrases.nostorage;
+        }),
+    )
+    .catch(() => {});
+})();

@@ -1,0 +1,121 @@
+{% load static %}// Pitchkeeper's service worker: the app shell and static files from the cache, and
+// every game page the phone has opened, so that a game still opens and takes hands with
+// no network. Pages are asked of the network first (they change with every hand); the
+// cached copy is the fallback. Nothing is cached that the server answered with an error
+// or a redirect (a sign-in page is not a game).
+"use strict";
+
+const SHELL_CACHE = "pitchkeeper-shell-{{ version }}";
+const STATIC_CACHE = "pitchkeeper-static";
+const PAGES_CACHE = "pitchkeeper-pages";
+const SHELL = {{ shell|safe }};
+// The rules engine's worker (asked of the network first: it names the rules' current
+// version), the rules package (named by its hash: kept for good) and Brython's files.
+const ENGINE = {{ engine|safe }};
+const ENGINE_WORKER = ENGINE[0];
+const STATIC_PREFIX = "{% get_static_prefix %}";
+const STATIC_FIRST = {{ static_first|yesno:"true,false" }};
+const LOGOUT = "{% url 'logout' %}";
+// The screens a phone may need at the table: the home screen and a game, with the words
+// of its offline queue.
+const PAGE = /^\/(games\/\d+\/(queue\/)?)?$/;
+
+self.addEventListener("install", (event) => {
+  event.waitUntil(
+    caches.open(SHELL_CACHE).then((cache) => cache.addAll(SHELL)).then(() => self.skipWaiting()),
+  );
+});
+
+self.addEventListener("activate", (event) => {
+  event.waitUntil(
+    caches
+      .keys()
+      .then((names) =>
+        Promise.all(
+          names
+            .filter((name) => name.startsWith("pitchkeeper-shell-") && name !== SHELL_CACHE)
+            .map((name) => caches.delete(name)),
+        ),
+      )
+      .then(() => self.clients.claim()),
+  );
+});
+
+function keep(cacheName, request, response) {
+  if (response.ok && !response.redirected && response.type === "basic") {
+    const copy = response.clone();
+    caches.open(cacheName).then((cache) => cache.put(request, copy));
+  }
+  return response;
+}
+
+async function cached(request) {
+  return (await caches.match(request, { ignoreVary: true })) || Response.error();
+}
+
+async function networkFirst(request, cacheName, key = request) {
+  try {
+    return keep(cacheName, key, await fetch(request));
+  } catch (error) {
+    const copy = await caches.match(key, { ignoreVary: true });
+    if (copy) {
+      return copy;
+    }
+    throw error;
+  }
+}
+
+async function staticFile(request) {
+  if (STATIC_FIRST) {
+    const copy = await caches.match(request);
+    if (copy) {
+      return copy;
+    }
+    return keep(STATIC_CACHE, request, await fetch(request));
+  }
+  return networkFirst(request, STATIC_CACHE);
+}
+
+// A game screen asks for the engine once it has started it: the files it fetched before
+// this worker was looking after the page are fetched again, and kept.
+async function keepEngine() {
+  const cache = await caches.open(STATIC_CACHE);
+  for (const url of ENGINE) {
+    if (!(await caches.match(url))) {
+      await cache.add(url).catch(() => {});
+    }
+  }
+}
+
+self.addEventListener("message", (event) => {
+  if (event.data === "keep-engine") {
+    event.waitUntil(keepEngine());
+  }
+});
+
+self.addEventListener("fetch", (event) => {
+  const request = event.request;
+  const url = new URL(request.url);
+  if (url.origin !== self.location.origin) {
+    return;
+  }
+  if (request.method !== "GET") {
+    if (url.pathname === LOGOUT) {
+      // Signing out forgets the pages this phone kept; hands waiting to be sent stay.
+      event.waitUntil(caches.delete(PAGES_CACHE));
+    }
+    return;
+  }
+  if (url.pathname === ENGINE_WORKER) {
+    event.respondWith(networkFirst(request, STATIC_CACHE));
+  } else if (ENGINE.includes(url.pathname)) {
+    event.respondWith(
+      caches.match(request).then((copy) => copy || fetch(request).then((answer) => keep(STATIC_CACHE, request, answer))),
+    );
+  } else if (url.pathname.startsWith(STATIC_PREFIX)) {
+    event.respondWith(staticFile(request).catch(() => cached(request)));
+  } else if (PAGE.test(url.pathname) && !url.search && !request.headers.has("HX-Request")) {
+    // The whole page only: an htmx answer is a part of one, and is never shown alone.
+    event.respondWith(networkFirst(request, PAGES_CACHE, url.pathname));
+  }
+});

@@ -1,0 +1,107 @@
+"""The rules engine on the phone (static/js/engine.js, Brython in a Web Worker) gives
+exactly the server's results: every finished game of the fixtures, whole and played on
+from its middle, and the engine's refusals word for word.
+
+The runtime starts once for the module (a few seconds); each game is then one message.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from pitchkeeper.rules import RuleError
+from pitchkeeper.rules.projection import project
+from tests.conftest import CSP_WATCH, PHONE
+
+pytestmark = pytest.mark.browser
+
+FIXTURES = Path(__file__).resolve().parent.parent / "rules" / "fixtures"
+GAMES = json.loads((FIXTURES / "finished_games.json").read_text())
+# Brython compiles the engine's modules on start; a slow shared machine takes seconds.
+START_MS = 120_000
+
+LOAD_ENGINE = """async (worker) => {
+  const script = document.createElement("script");
+  script.src = "/static/js/engine.js";
+  script.dataset.worker = worker;
+  const loaded = new Promise((resolve, reject) => {
+    script.onload = resolve;
+    script.onerror = reject;
+  });
+  document.head.append(script);
+  await loaded;
+  await PitchEngine.ready();
+  return PitchEngine.startup;
+}"""
+
+PROJECT = """async ([record, extra]) => {
+  try {
+    return await PitchEngine.project(record, extra);
+  } catch (error) {
+    return { refused: error.message };
+  }
+}"""
+
+
+@pytest.fixture(scope="module")
+def engine(browser, live_server):
+    """A page with the engine started, watched for any console error."""
+    context = browser.new_context(viewport=PHONE, base_url=live_server.url)
+    page = context.new_page()
+    page.set_default_timeout(START_MS)
+    problems: list[str] = []
+    page.add_init_script(CSP_WATCH)
+    page.on("pageerror", lambda error: problems.append(f"JavaScript error: {error}"))
+    page.on(
+        "console",
+        lambda message: problems.append(message.text) if message.type == "error" else None,
+    )
+    page.goto("/accounts/login/")
+    page.evaluate(LOAD_ENGINE, "/engine/worker.js")
+    yield page
+    context.close()
+    assert not problems, "\n".join(problems)
+
+
+def in_browser(page: Any, record: dict[str, Any], extra: list[Any]) -> dict[str, Any]:
+    return page.evaluate(PROJECT, [record, extra])
+
+
+def on_server(record: dict[str, Any], extra: list[Any]) -> dict[str, Any]:
+    try:
+        return project(record, extra)
+    except RuleError as error:
+        return {"refused": str(error)}
+
+
+def without_result(game: dict[str, Any]) -> dict[str, Any]:
+    return {key: value for key, value in game.items() if key != "result"}
+
+
+@pytest.mark.parametrize("game", GAMES, ids=[game["id"] for game in GAMES])
+def test_every_finished_game_as_the_server_scores_it(engine, game):
+    record = without_result(game)
+    phone = in_browser(engine, record, [])
+    assert phone == on_server(record, [])
+    assert {key: value for key, value in phone.items() if key != "in_hole"} == game["result"]
+    # Played on from the middle, as a Save and the offline queue do.
+    middle = len(record["hands"]) // 2
+    first = {**record, "hands": record["hands"][:middle]}
+    assert in_browser(engine, first, record["hands"][middle:]) == phone
+
+
+def test_a_hand_the_rules_refuse_is_refused_in_the_same_words(engine):
+    game = GAMES[0]
+    record = {**without_result(game), "hands": []}
+    bad = [{"pitcher": "Nobody", "bid": 2, "points": {}}, {"misdeal": "yes"}]
+    for hand in bad:
+        phone = in_browser(engine, record, [hand])
+        assert "refused" in phone
+        assert phone == on_server(record, [hand])
+    # A hand after the game is won.
+    extra = [{"misdeal": True}]
+    assert in_browser(engine, without_result(game), extra) == on_server(without_result(game), extra)

@@ -1,0 +1,259 @@
+"""The table keeps scoring with no network, in headless Chromium: the service worker
+opens a game the phone has seen, hands saved offline wait on the phone (IndexedDB)
+through a reload and a browser restart, and go to the server in order, each once, when
+the network returns; a hand another phone got in first is shown for a person to settle.
+
+The network is cut with Playwright's ``context.set_offline``."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+from playwright.sync_api import expect
+
+from pitchkeeper.core.offline import engine_files
+from pitchkeeper.games.models import Game, Hand
+from pitchkeeper.games.replay import game_state
+from tests.browser.test_game import SETBACK_TABLE, open_game, save, shown_scores
+from tests.browser.test_integrity import enter
+
+pytestmark = pytest.mark.browser
+
+# Ann deals first. Two are set back, and nobody reaches the target of 7 in these five.
+FIVE = [("Bob", 2, "Bob"), ("Cy", 2, "Cy"), ("Ann", 2, "Ann"), ("Bob", 3, "Cy"), ("Ann", 2, "Bob")]
+# Whether the page is in the service worker's cache, asked for up to five seconds
+# (wait_for_function would not wait for the promise).
+KEPT = """async (urls) => {
+  for (let tries = 0; tries < 200; tries++) {
+    const found = await Promise.all(urls.map((url) => caches.match(url)));
+    if (found.every(Boolean)) return true;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return false;
+}"""
+OFFLINE_LOGS = r"ERR_INTERNET_DISCONNECTED|htmx:(afterRequest|sendError)"
+
+
+def queue(page: Any) -> Any:
+    return page.locator("#queue")
+
+
+def waiting(page: Any) -> Any:
+    return page.locator("#queue [data-count]")
+
+
+def waiting_text(count: int) -> str:
+    return f"{count} hand{'' if count == 1 else 's'} waiting to be sent"
+
+
+def open_ready(page: Any, game: Game) -> None:
+    """Open the game and wait for its offline queue (fetched once the page has loaded)."""
+    open_game(page, game)
+    expect(page.locator("#queue[data-ready]")).to_be_attached()
+
+
+def open_kept(page: Any, game: Game) -> None:
+    """Open the game and wait until the service worker looks after the page and has
+    kept a copy of it, as a phone has after a first visit with the network."""
+    open_ready(page, game)
+    page.wait_for_function("() => navigator.serviceWorker.controller !== null")
+    kept = [f"/games/{game.pk}/", f"/games/{game.pk}/queue/", *engine_files()]
+    assert page.evaluate(KEPT, kept), "the service worker did not keep the game and the engine"
+
+
+def test_five_hands_offline_through_a_reload_are_recorded_once(phone, make_game):
+    game = make_game("setback", SETBACK_TABLE).game
+    page = phone.new_page()
+    open_kept(page, game)
+    phone.allow(OFFLINE_LOGS)
+
+    page.context.set_offline(True)
+    expect(waiting(page)).to_have_text(re.compile("^No connection"))
+    for count, (pitcher, bid, taker) in enumerate(FIVE, start=1):
+        enter(page, pitcher, bid, taker)
+        save(page)
+        expect(waiting(page)).to_have_text(waiting_text(count))
+        expect(page.locator("#entry-title")).to_contain_text(f"Hand {count + 1}")
+        # A fresh form for the next hand.
+        expect(page.locator("#entry input:checked")).to_have_count(0)
+    assert Hand.objects.count() == 0
+
+    # Reloaded with no network: the page from the phone's cache, the hands still there,
+    # and the totals with them from the phone's own engine, marked as not yet sent.
+    page.reload()
+    expect(waiting(page)).to_have_text(waiting_text(5))
+    # The engine starts again from the phone's cache: seconds on a shared test machine.
+    expect(page.locator(".scoreboard.unconfirmed")).to_be_visible(timeout=30_000)
+    expect(page.locator("#queue [data-note]")).to_be_hidden()
+    expect(page.locator("#entry-title")).to_contain_text("Hand 6: Cy deals")
+    phone_totals = shown_scores(page)
+    assert phone_totals == {"Ann": 1, "Bob": 3, "Cy": 6}
+    assert Hand.objects.count() == 0
+
+    page.context.set_offline(False)
+    expect(queue(page)).to_be_hidden()
+    expect(page.locator("ol.history > li")).to_have_count(5)
+    hands = list(Hand.objects.filter(game=game).order_by("number"))
+    assert [hand.number for hand in hands] == [1, 2, 3, 4, 5]
+    assert len({hand.token for hand in hands}) == 5
+    assert [hand.pitcher.name for hand in hands] == [pitcher for pitcher, _bid, _taker in FIVE]
+    assert shown_scores(page) == game_state(game=game).result.scores == phone_totals
+    expect(page.locator(".scoreboard.unconfirmed")).to_have_count(0)
+
+    # Nothing is sent twice: a reload online finds nothing waiting.
+    page.reload()
+    expect(page.locator("ol.history > li")).to_have_count(5)
+    expect(queue(page)).to_be_hidden()
+    assert Hand.objects.filter(game=game).count() == 5
+
+
+def test_two_phones_offline_on_one_game_the_conflict_is_shown_and_settled_by_a_person(
+    phone, make_game
+):
+    game = make_game("setback", SETBACK_TABLE).game
+    first, second = phone.new_page(), phone.new_page()
+    for page in (first, second):
+        open_kept(page, game)
+        page.context.set_offline(True)
+    phone.allow(OFFLINE_LOGS)
+    enter(first, "Bob", 2, "Bob")
+    save(first)
+    enter(second, "Cy", 3, "Cy")
+    save(second)
+    expect(waiting(first)).to_have_text(waiting_text(1))
+    expect(waiting(second)).to_have_text(waiting_text(1))
+
+    first.context.set_offline(False)
+    expect(queue(first)).to_be_hidden()
+    expect(first.locator("ol.history > li")).to_have_count(1)
+
+    second.context.set_offline(False)
+    conflict = second.locator("#queue [data-conflict]")
+    expect(conflict).to_be_visible()
+    expect(conflict).to_contain_text("Hand 1 from this phone was not recorded")
+    expect(conflict).to_contain_text("Hand 1 was saved from another phone meanwhile")
+    # Both: the server's hand 1 on the table, this phone's entry kept in the form.
+    expect(waiting(second)).to_have_text(waiting_text(1))
+    expect(second.locator("ol.history > li")).to_have_count(1)
+    expect(second.locator('#entry input[name="contract"][value="Cy:3"]')).to_be_checked()
+    assert Hand.objects.filter(game=game).count() == 1
+
+    # Nothing is settled by itself: a reload still shows it, and sends nothing.
+    second.reload()
+    expect(conflict).to_be_visible()
+    expect(second.locator('#entry input[name="contract"][value="Cy:3"]')).to_be_checked()
+    assert Hand.objects.filter(game=game).count() == 1
+
+    conflict.get_by_role("button", name="Enter as next hand").click()
+    expect(queue(second)).to_be_hidden()
+    expect(second.locator("ol.history > li")).to_have_count(2)
+    hands = list(Hand.objects.filter(game=game).order_by("number"))
+    assert [hand.pitcher.name for hand in hands] == ["Bob", "Cy"]
+    assert shown_scores(second) == game_state(game=game).result.scores
+
+
+def test_a_conflicting_hand_can_be_discarded(phone, make_game):
+    game = make_game("setback", SETBACK_TABLE).game
+    first, second = phone.new_page(), phone.new_page()
+    for page in (first, second):
+        open_kept(page, game)
+    phone.allow(OFFLINE_LOGS)
+    second.context.set_offline(True)
+    enter(second, "Cy", 3, "Cy")
+    save(second)
+    enter(first, "Bob", 2, "Bob")
+    save(first)
+    expect(first.locator("ol.history > li")).to_have_count(1)
+
+    second.context.set_offline(False)
+    conflict = second.locator("#queue [data-conflict]")
+    expect(conflict).to_be_visible()
+    conflict.get_by_role("button", name="Discard").click()
+    expect(queue(second)).to_be_hidden()
+    # The server's game, and an empty form for hand 2.
+    expect(second.locator("#entry-title")).to_contain_text("Hand 2")
+    expect(second.locator("#entry input:checked")).to_have_count(0)
+    assert [hand.pitcher.name for hand in Hand.objects.filter(game=game)] == ["Bob"]
+
+
+def test_hands_wait_through_a_browser_restart_and_a_second_tab(phone, make_game, tmp_path):
+    game = make_game("setback", SETBACK_TABLE).game
+    profile = tmp_path / "phone"
+    page = phone.restartable(profile)
+    open_kept(page, game)
+    phone.allow(OFFLINE_LOGS)
+    page.context.set_offline(True)
+    for pitcher, bid, taker in FIVE[:2]:
+        enter(page, pitcher, bid, taker)
+        save(page)
+    expect(waiting(page)).to_have_text(waiting_text(2))
+
+    # Another tab of the same browser sees the same two, and adds a third after them.
+    tab = phone.new_page(page.context)
+    tab.goto(f"/games/{game.pk}/")
+    expect(waiting(tab)).to_have_text(waiting_text(2))
+    expect(tab.locator("#entry-title")).to_contain_text("Hand 3")
+    enter(tab, *FIVE[2])
+    save(tab)
+    expect(waiting(tab)).to_have_text(waiting_text(3))
+    page.context.close()
+    assert Hand.objects.count() == 0
+
+    # The browser started again, still with no network: the game opens from the phone.
+    page = phone.restartable(profile)
+    page.context.set_offline(True)
+    page.goto(f"/games/{game.pk}/")
+    expect(waiting(page)).to_have_text(waiting_text(3))
+    assert Hand.objects.count() == 0
+
+    page.context.set_offline(False)
+    expect(queue(page)).to_be_hidden()
+    expect(page.locator("ol.history > li")).to_have_count(3)
+    assert [hand.pitcher.name for hand in Hand.objects.filter(game=game).order_by("number")] == [
+        "Bob",
+        "Cy",
+        "Ann",
+    ]
+
+
+def test_signing_out_forgets_the_kept_pages(phone, make_game):
+    game = make_game("setback", SETBACK_TABLE).game
+    page = phone.new_page()
+    open_kept(page, game)
+
+    page.get_by_text("Menu").click()
+    page.get_by_role("button", name="Sign out").click()
+    page.wait_for_url("**/accounts/**")
+
+    forgotten = page.evaluate(
+        """async (path) => {
+          for (let tries = 0; tries < 100; tries++) {
+            if (!(await caches.match(path))) return true;
+            await new Promise((resolve) => setTimeout(resolve, 50));
+          }
+          return false;
+        }""",
+        f"/games/{game.pk}/",
+    )
+    assert forgotten, "the game page is still kept after signing out"
+
+
+def test_taps_for_the_next_hand_survive_the_sync(phone, make_game):
+    game = make_game("setback", SETBACK_TABLE).game
+    page = phone.new_page()
+    open_kept(page, game)
+    phone.allow(OFFLINE_LOGS)
+    page.context.set_offline(True)
+    enter(page, *FIVE[0])
+    save(page)
+    # The next hand half entered when the network returns.
+    enter(page, "Cy", 3, "Cy")
+
+    page.context.set_offline(False)
+    expect(queue(page)).to_be_hidden()
+    expect(page.locator("#entry-title")).to_contain_text("Hand 2: Bob deals")
+    expect(page.locator('#entry input[name="contract"][value="Cy:3"]')).to_be_checked()
+    expect(page.locator('#entry input[name="point_high"][value="Cy"]')).to_be_checked()
+    assert Hand.objects.filter(game=game).count() == 1

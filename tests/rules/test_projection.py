@@ -1,0 +1,63 @@
+"""The entry point the phone calls (pitchkeeper.rules.projection): the server's result
+for a record with hands played on, refusals named by hand, JSON in and out."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from pitchkeeper.rules import RuleError, parse_game
+from pitchkeeper.rules.projection import project, project_json
+from pitchkeeper.rules.record import result_to_data
+from tests.conftest import example_record
+
+GAMES = json.loads((Path(__file__).parent / "fixtures" / "finished_games.json").read_text())
+
+
+@pytest.mark.parametrize("game", GAMES, ids=[game["id"] for game in GAMES])
+def test_a_record_played_on_gives_the_result_of_the_whole(game):
+    record = {key: value for key, value in game.items() if key != "result"}
+    for split in range(len(record["hands"]) + 1):
+        first = {**record, "hands": record["hands"][:split]}
+        projected = project(first, record["hands"][split:])
+        in_hole = projected.pop("in_hole")
+        assert projected == game["result"]
+        assert in_hole == [side for side, score in game["result"]["scores"].items() if score < 0]
+
+
+def test_in_hole_names_the_sides_below_zero():
+    record = example_record(hands=[])
+    set_back = {
+        "pitcher": "Bob",
+        "bid": 3,
+        "points": {"high": "Cy", "low": "Cy", "jack": None, "game": "Cy"},
+    }
+    assert project(record, [set_back])["in_hole"] == ["Bob"]
+
+
+def test_a_refused_hand_is_named_by_its_number_after_the_records_own():
+    record = example_record()
+    bad = {"pitcher": "Zed", "bid": 2, "points": {}}
+    with pytest.raises(RuleError) as refused:
+        project(record, [{"misdeal": True}, bad])
+    assert refused.value.hand == 6
+    answer = json.loads(project_json(json.dumps(record), json.dumps([{"misdeal": True}, bad])))
+    assert answer == {"error": str(refused.value)}
+    assert str(refused.value).startswith("hand 6: ")
+
+
+def test_a_bad_record_is_refused_as_the_import_refuses_it():
+    record = example_record(players=["Ann"])
+    with pytest.raises(RuleError) as imported:
+        parse_game(record)
+    assert json.loads(project_json(json.dumps(record), "[]")) == {"error": str(imported.value)}
+
+
+def test_json_in_and_out_gives_what_the_engine_gives():
+    record = example_record()
+    answer = json.loads(project_json(json.dumps(record), "[]"))
+    assert {k: v for k, v in answer.items() if k != "in_hole"} == result_to_data(
+        parse_game(record).replay()
+    )
