@@ -348,13 +348,12 @@ TASKS_BACKEND = os.environ.get(
 )
 TASKS = {"default": {"BACKEND": TASKS_BACKEND, "OPTIONS": env_json("TASKS_OPTIONS")}}
 # A change re-rates up to this many later games in its own transaction (under 1 ms each
-# on a small machine, bench/bench_edit.py); more are left to the queue, which re-rates
-# RERATE_STEP_GAMES per transaction. Both bound how long the write lock is held.
-RERATE_INLINE_GAMES = env_int("RERATE_INLINE_GAMES", 25, 0, 100_000)
+# on a small machine, bench/bench_edit.py); more are left to the queue, which reads and
+# rates RERATE_STEP_GAMES at a time and holds the write lock only to write them.
+RERATE_INLINE_GAMES = env_int("RERATE_INLINE_GAMES", 5, 0, 100_000)
 RERATE_STEP_GAMES = env_int("RERATE_STEP_GAMES", 50, 1, 100_000)
-# The queue's pause between two steps (and at least as long as the step took), so that
-# a hand waiting for the lock in SQLite's busy wait, which polls for it every few ms at
-# first, is saved before the next step.
+# The queue's pause between two steps, so that a hand waiting for the lock in SQLite's
+# busy wait, which polls for it every few ms at first, is saved before the next step.
 RERATE_PAUSE_MS = env_int("RERATE_PAUSE_MS", 50, 0, 60_000)
 # A re-rating task queues a check this many seconds on, which carries on should its
 # worker die half-way.

@@ -18,6 +18,7 @@ class Migration(migrations.Migration):
                 ('since_at', models.DateTimeField()),
                 ('since_game', models.BigIntegerField()),
                 ('moved_at', models.DateTimeField(auto_now=True)),
+                ('changes', models.PositiveBigIntegerField(default=0)),
             ],
         ),
     ]

@@ -342,6 +342,9 @@ class RatingsDue(models.Model):
     since_game = models.BigIntegerField()
     # When the mark last moved: a re-rating that stopped moving shows here.
     moved_at = models.DateTimeField(auto_now=True)
+    # Changes to the ratings since the mark was set: a step checks it before writing
+    # what it rated from an earlier reading.
+    changes = models.PositiveBigIntegerField(default=0)
 
     def __str__(self) -> str:
         return f"ratings of club {self.club_id} due from game {self.since_game}"

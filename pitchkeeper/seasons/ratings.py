@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from datetime import datetime
 from typing import Any
 
-from django.db import connection
+from django.db import connection, transaction
 from django.db.models import OuterRef, Q, QuerySet, Subquery
 from openskill.models import PlackettLuce
 
@@ -136,21 +136,31 @@ def ratings_recompute(*, club_id: int) -> int:
     return rated
 
 
-def _rerate(*, club_id: int, since: Key, games: int) -> Key | None:
-    """Re-rate up to ``games`` counted games from ``since`` on, replacing the rating
-    points from ``since`` up to the next game left (all of them when none is left).
-    Returns that next game, or None when the ratings are up to date. Only the points it
-    replaces are deleted: the later ones stay, as they were, until their turn."""
+def _rated_from(*, club_id: int, since: Key, games: int) -> tuple[list[Row], Key | None]:
+    """The rating points of up to ``games`` counted games from ``since`` on, and the
+    next game left (None when none is left). Reads only: it writes nothing."""
     points: list[Row] = []
-    until: Key | None = None
     for count, (key, new) in enumerate(_ratings_from(club_id=club_id, since=since, games=games)):
         if count == games:
-            until = key
-            break
+            return points, key
         points += new
+    return points, None
+
+
+def _replace_points(*, club_id: int, since: Key, until: Key | None, points: list[Row]) -> None:
+    """The rating points from ``since`` up to ``until`` (all from ``since`` on for None)
+    replaced by ``points``. Only those are deleted: the later ones stay, as they were,
+    until their turn."""
     upto = _before(until) if until else Q()
     RatingPoint.objects.filter(_after(since), upto, club_id=club_id).delete()
     _insert(points)
+
+
+def _rerate(*, club_id: int, since: Key, games: int) -> Key | None:
+    """Re-rate up to ``games`` counted games from ``since`` on, in the caller's
+    transaction. Returns the next game left, or None when the ratings are up to date."""
+    points, until = _rated_from(club_id=club_id, since=since, games=games)
+    _replace_points(club_id=club_id, since=since, until=until, points=points)
     return until
 
 
@@ -173,26 +183,46 @@ def ratings_changed(*, club_id: int, since: Key, games: int) -> bool:
         if until is None:
             return False
         RatingsDue.objects.create(club_id=club_id, since_at=until[0], since_game=until[1])
-    elif since < (due.since_at, due.since_game):
-        due.since_at, due.since_game = since
+    else:
+        # Counted even when the mark stays, so that a step rated from a reading taken
+        # before this change knows to throw its work away (ratings_catch_up).
+        due.changes += 1
+        if since < (due.since_at, due.since_game):
+            due.since_at, due.since_game = since
         due.save()
     return True
 
 
 def ratings_catch_up(*, club_id: int, games: int) -> bool:
     """One step of a due re-rating: up to ``games`` games from the club's mark on, and
-    the mark moved past them (removed at the end), in the caller's transaction. Run
-    again, a step interrupted or repeated does the same work again: nothing is lost or
-    counted twice. Returns whether the ratings are up to date."""
-    due = _due_locked(club_id)
-    if due is None:
+    the mark moved past them (removed at the end). The games are read and rated before
+    the step's transaction, which only checks that the mark is as it was read (no
+    change came meanwhile; otherwise the step is thrown away and taken again) and
+    writes: the write lock is held for the writes alone, not for the reading and the
+    rating. Run again, a step interrupted or repeated does the same work again: nothing
+    is lost or counted twice. Call it outside a transaction. Returns whether the
+    ratings are up to date."""
+    read = RatingsDue.objects.filter(club_id=club_id).first()
+    if read is None:
         return True
-    until = _rerate(club_id=club_id, since=(due.since_at, due.since_game), games=games)
-    if until is None:
-        due.delete()
-        return True
-    due.since_at, due.since_game = until
-    due.save()
+    since = (read.since_at, read.since_game)
+    points, until = _rated_from(club_id=club_id, since=since, games=games)
+    with transaction.atomic():
+        due = _due_locked(club_id)
+        if due is None:
+            return True
+        if (due.since_at, due.since_game, due.changes, due.moved_at) != (
+            *since,
+            read.changes,
+            read.moved_at,
+        ):
+            return False
+        _replace_points(club_id=club_id, since=since, until=until, points=points)
+        if until is None:
+            due.delete()
+            return True
+        due.since_at, due.since_game = until
+        due.save()
     return False
 
 

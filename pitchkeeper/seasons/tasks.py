@@ -33,19 +33,13 @@ def ratings_rerate(club_id: int) -> int:
     if ratings_rerate.get_backend().supports_defer and ratings_pending(club_id=club_id):
         later = timezone.now() + timedelta(seconds=settings.RERATE_RETRY_SECONDS)
         ratings_rerate.using(run_after=later).enqueue(club_id)
-    steps = 0
-    while True:
-        started = time.monotonic()
-        with transaction.atomic():
-            done = ratings_catch_up(club_id=club_id, games=settings.RERATE_STEP_GAMES)
+    steps = 1
+    while not ratings_catch_up(club_id=club_id, games=settings.RERATE_STEP_GAMES):
         steps += 1
-        if done:
-            break
-        # Steps back to back would starve a hand saved meanwhile: SQLite's busy wait
-        # polls for the lock, and the next step would take it again first. The lock is
-        # left free at least as long as the step held it (longer on a busy machine).
-        held = time.monotonic() - started
-        time.sleep(max(settings.RERATE_PAUSE_MS / 1000, held))
+        # A step holds the write lock only for its writes, and the next one reads and
+        # rates before it takes the lock again; the pause still lets a hand waiting in
+        # SQLite's busy wait, which polls for the lock, come first on a busy machine.
+        time.sleep(settings.RERATE_PAUSE_MS / 1000)
     logger.info("Club %s re-rated in %s steps", club_id, steps)
     return steps
 

@@ -24,9 +24,10 @@ from pitchkeeper.games.hands import hand_delete, hand_edit
 from pitchkeeper.games.models import Game
 from pitchkeeper.games.services import game_counts_set, game_delete, game_restore
 from pitchkeeper.rules import HandRecord
+from pitchkeeper.seasons import ratings as ratings_module
 from pitchkeeper.seasons.derive import stats_rebuild
 from pitchkeeper.seasons.models import GameLine, RatingPoint, RatingsDue
-from pitchkeeper.seasons.ratings import ratings_changed
+from pitchkeeper.seasons.ratings import ratings_catch_up, ratings_changed
 from tests.seasons.test_stats import at, moment, pts, smudge_game
 
 pytestmark = pytest.mark.django_db
@@ -105,6 +106,37 @@ def test_a_change_before_the_mark_moves_it_back_and_one_after_it_leaves_it(make_
     assert ratings_changed(club_id=club.pk, since=key[1], games=0)
     due.refresh_from_db()
     assert (due.since_at, due.since_game) == key[1]
+
+
+def test_a_step_that_read_before_a_change_throws_its_work_away(
+    queued, monkeypatch, make_game, club
+):
+    """A step reads and rates outside its transaction: a change committed in between
+    (here, before the mark, one after it and one at it) must not be overwritten by
+    points rated from the older reading."""
+    with queued():
+        games = league(make_game)
+    key = [(game.finished_at, game.pk) for game in games]
+    ratings_changed(club_id=club.pk, since=key[1], games=0)
+    read = ratings_module._rated_from
+    changes = iter([lambda: edit_first_hand(games[0]), lambda: edit_first_hand(games[3])])
+
+    def rated_then_changed(**kwargs):
+        rated = read(**kwargs)
+        change = next(changes, None)
+        if change:
+            change()
+        return rated
+
+    monkeypatch.setattr(ratings_module, "_rated_from", rated_then_changed)
+    assert not ratings_catch_up(club_id=club.pk, games=100)
+    assert not ratings_catch_up(club_id=club.pk, games=100)
+    # Both steps were thrown away: the mark is where the first change put it.
+    due = RatingsDue.objects.get(club=club)
+    assert (due.since_at, due.since_game) == key[0]
+    assert due.changes == 2
+    assert ratings_catch_up(club_id=club.pk, games=100)
+    assert derived(club) == rebuilt(club)
 
 
 @pytest.mark.parametrize(
