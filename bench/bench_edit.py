@@ -51,7 +51,6 @@ from typing import Any
 
 import django_setup
 
-CLUB_NAME = "Synthetic league"
 CASES = ("queued", "all at once")
 # Seconds the other table saves alone before and after each edit, and between saves.
 QUIET = 0.3
@@ -187,20 +186,6 @@ class Table:
 
 
 # ---- The league, the edit and the other table's game ----
-
-
-def league(games: int, seed: int) -> Any:
-    from django.core.management import call_command
-
-    from pitchkeeper.clubs.models import Club
-
-    call_command("migrate", verbosity=0)
-    club = Club.objects.filter(name=CLUB_NAME).first()
-    if club is None:
-        print(f"Generating a league of {games} games (seed {seed})...", flush=True)
-        call_command("generate_league", games=games, seed=seed, club=CLUB_NAME, stdout=sys.stderr)
-        club = Club.objects.get(name=CLUB_NAME)
-    return club
 
 
 @dataclass(frozen=True)
@@ -353,7 +338,7 @@ def report(options: argparse.Namespace, database: Path) -> None:
 
     from pitchkeeper.seasons.models import GameLine
 
-    club = league(options.games, options.seed)
+    club = django_setup.league_club(options.games, options.seed)
     # Whatever an interrupted run left due, so that every round starts up to date.
     call_command("rerate", "--now", stdout=sys.stderr)
     INLINE = settings.RERATE_INLINE_GAMES

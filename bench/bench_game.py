@@ -35,7 +35,7 @@ import django_setup
 from rounds import BARE, Case, checked, interleaved, queries
 
 WARM_UP = 5
-CLUB_NAME = "Synthetic league"  # bench_stats.py's league
+
 TABLE = ("Ann", "Bob", "Cy", "Dee")
 
 
@@ -177,7 +177,7 @@ def table(options: argparse.Namespace) -> tuple[Any, Any, list[Any], str]:
     from pitchkeeper.games.models import Game
 
     if options.database:
-        club = Club.objects.get(name=CLUB_NAME)
+        club = Club.objects.get(name=django_setup.LEAGUE)
         user, _ = get_user_model().objects.get_or_create(username="bench-owner")
         Membership.objects.get_or_create(club=club, user=user, defaults={"role": Role.OWNER})
         games = Game.objects.filter(club=club).count()

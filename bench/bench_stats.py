@@ -27,7 +27,6 @@ import argparse
 import os
 import platform
 import sqlite3
-import sys
 import tempfile
 from collections import defaultdict
 from collections.abc import Callable
@@ -38,7 +37,6 @@ import django_setup
 from rounds import BARE, Case, checked, interleaved, queries
 
 WARM_UP = 2
-CLUB_NAME = "Synthetic league"
 OWNER = "bench-owner"
 SMUDGE = ("high", "low", "jack", "game")
 
@@ -259,16 +257,10 @@ def replayed_ledger(request: Any) -> Any:
 def league(games: int, seed: int) -> Any:
     """The league's club, generated unless the database already holds it."""
     from django.contrib.auth import get_user_model
-    from django.core.management import call_command
 
-    from pitchkeeper.clubs.models import Club, Membership, Role
+    from pitchkeeper.clubs.models import Membership, Role
 
-    call_command("migrate", verbosity=0)
-    club = Club.objects.filter(name=CLUB_NAME).first()
-    if club is None:
-        print(f"Generating a league of {games} games (seed {seed})...", flush=True)
-        call_command("generate_league", games=games, seed=seed, club=CLUB_NAME, stdout=sys.stderr)
-        club = Club.objects.get(name=CLUB_NAME)
+    club = django_setup.league_club(games, seed)
     owner, _ = get_user_model().objects.get_or_create(username=OWNER)
     Membership.objects.get_or_create(club=club, user=owner, defaults={"role": Role.OWNER})
     return club, owner

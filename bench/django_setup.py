@@ -55,3 +55,22 @@ def configure(database: Path, extra_urls: Callable[[], list[Any]] = list) -> Non
     sys.modules["bench_urls"] = urls
     settings.ROOT_URLCONF = "bench_urls"
     clear_url_caches()
+
+
+LEAGUE = "Synthetic league"
+
+
+def league_club(games: int, seed: int) -> Any:
+    """The synthetic league's club, made by ``manage.py generate_league`` unless the
+    database already holds it (so that a kept --database is reused)."""
+    from django.core.management import call_command
+
+    from pitchkeeper.clubs.models import Club
+
+    call_command("migrate", verbosity=0)
+    club = Club.objects.filter(name=LEAGUE).first()
+    if club is None:
+        print(f"Generating a league of {games} games (seed {seed})...", flush=True)
+        call_command("generate_league", games=games, seed=seed, club=LEAGUE, stdout=sys.stderr)
+        club = Club.objects.get(name=LEAGUE)
+    return club
