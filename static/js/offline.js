@@ -161,17 +161,23 @@
     return element ? JSON.parse(element.textContent) : null;
   }
 
+  // Whether the scoreboard shows the phone's totals rather than the page's.
+  let projected = false;
+
   async function showLocalTotals() {
     local = null;
     const hands = queue.filter((entry) => entry.state === "waiting").map((entry) => entry.hand);
     const record = gameRecord();
-    if (!window.PitchEngine || !record || !hands.length || hands.includes(null)) {
+    if (!window.PitchEngine || !record || hands.includes(null) || !(hands.length || projected)) {
       return;
     }
     try {
       await window.PitchEngine.ready();
-      local = await window.PitchEngine.project(record, hands);
-      window.PitchEngine.showTotals(local, { pending: hands.length });
+      // With none waiting (the last one discarded), the server's own totals again.
+      const result = await window.PitchEngine.project(record, hands);
+      window.PitchEngine.showTotals(result, { pending: hands.length });
+      projected = hands.length > 0;
+      local = projected ? result : null;
     } catch {
       // The totals stay the server's, as of the last hand sent; the note says so.
       local = null;
@@ -203,8 +209,11 @@
     shown = head.id;
   }
 
+  // The count and the form's next number at once; the totals (and the next dealer) when
+  // the engine has them, which may take seconds while it starts.
   async function refresh() {
     showKept();
+    prepareForm();
     render();
     await showLocalTotals();
     prepareForm();
@@ -224,7 +233,7 @@
     return new URLSearchParams(data).toString();
   }
 
-  async function keep(url, body) {
+  async function keep(url, body, hand = null) {
     const fields = new URLSearchParams(body);
     const entry = {
       game,
@@ -232,7 +241,7 @@
       body,
       token: fields.get("token"),
       expected: Number(fields.get("expected")),
-      hand: null,
+      hand,
       state: "waiting",
       message: "",
       saved: Date.now(),
@@ -288,17 +297,17 @@
       // one, so that two hands entered offline are never taken for one.
       data.set("token", freshToken());
       data.set("expected", nextNumber(form));
-      const entry = await keep(postUrl(form), bodyOf(data));
-      entry.hand = hand;
-      await save(entry);
+      await keep(postUrl(form), bodyOf(data), hand);
     }
     blank(form);
     await reload();
-    await refresh();
+    // Sent at once when the network is there, not after the totals are worked out.
+    sync();
+    const showing = refresh();
     // As after a save online: the totals, then the next hand's form, its heading read out.
     box.scrollIntoView({ block: "start" });
     document.getElementById("entry-title").focus({ preventScroll: true });
-    sync();
+    await showing;
   }
 
   window.addEventListener(
@@ -333,12 +342,18 @@
     }
     event.stopImmediatePropagation();
     const body = bodyOf(event.detail.requestConfig.formData);
-    keep(postUrl(form), body).then(async () => {
+    let hand = null;
+    try {
+      hand = handOf(form, new URLSearchParams(body).get("action") || "save");
+    } catch {
+      // Only the server can tell; it has the entry with its token.
+    }
+    keep(postUrl(form), body, hand).then(async () => {
       blank(form);
       await reload();
-      await refresh();
       // Soon tried again; the browser may not notice the network coming back.
       setTimeout(sync, 2_000);
+      await refresh();
     });
   }
 
@@ -524,7 +539,8 @@
   // what the engine fetched before then went past it).
   function keepEngine() {
     const worker = navigator.serviceWorker && navigator.serviceWorker.controller;
-    if (worker && window.PitchEngine) {
+    // Only where engine.js starts it (a hand form on the screen): never started for this.
+    if (worker && window.PitchEngine && entryForm()) {
       window.PitchEngine.ready().then(() => worker.postMessage("keep-engine"), () => {});
     }
   }
