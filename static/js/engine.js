@@ -299,18 +299,10 @@
     document.addEventListener(name, rollBack);
   }
 
-  // The runtime is fetched once the game screen is idle, only where hands are entered.
-  function warmUp() {
-    const record = pageRecord();
-    if (!record || !document.getElementById("entry")) {
-      return;
-    }
+  // Fetched once the screen is idle (app.js): start at once, where hands are entered,
+  // and replay the record, ready for the first Save.
+  const record = pageRecord();
+  if (record && document.getElementById("entry")) {
     PitchEngine.project(record, []).catch(() => {});
-  }
-  const idle = window.requestIdleCallback || ((callback) => setTimeout(callback, 1000));
-  if (document.readyState === "complete") {
-    idle(warmUp);
-  } else {
-    window.addEventListener("load", () => idle(warmUp));
   }
 })();
