@@ -85,12 +85,18 @@ loadPyodide({ indexURL: "/pyodide/" }).then((py) => {
 }, (error) => postMessage({ failed: String(error) }));
 """
 # Starts a worker and times it to its first message; then scores each game ``times``.
-START = """async ([script, games, times]) => {
+START = """async ([script, games, times, patience]) => {
   const started = performance.now();
   const worker = new Worker(script);
+  // A runtime refused by the CSP may swallow the error and never answer.
   const next = () => new Promise((resolve) => {
-    worker.onmessage = (event) => resolve(event.data);
-    worker.onerror = (event) => { event.preventDefault(); resolve({ failed: event.message }); };
+    const silent = setTimeout(() => resolve({ failed: "no answer" }), patience);
+    worker.onmessage = (event) => { clearTimeout(silent); resolve(event.data); };
+    worker.onerror = (event) => {
+      event.preventDefault();
+      clearTimeout(silent);
+      resolve({ failed: event.message });
+    };
   });
   const first = await next();
   const startup = performance.now() - started;
@@ -250,8 +256,9 @@ def main() -> None:
             page.set_default_timeout(600_000)
             page.goto(f"{base}/index.html")
             cdp = page.context.new_cdp_session(page)
+            print("each runtime under a CSP without its eval keyword", file=sys.stderr, flush=True)
             strict = {
-                runtime: page.evaluate(START, [f"{script}?strict", [], 0]).get("failed")
+                runtime: page.evaluate(START, [f"{script}?strict", [], 0, 60_000]).get("failed")
                 for runtime, script in RUNTIMES.items()
             }
             results: dict[tuple[str, int], list[dict[str, Any]]] = {}
@@ -259,8 +266,9 @@ def main() -> None:
                 cases = [(runtime, rate) for runtime in RUNTIMES for rate in (1, 4)]
                 rng.shuffle(cases)
                 for runtime, rate in cases:
+                    print(f"round {number}: {runtime}, CPU {rate}x", file=sys.stderr, flush=True)
                     cdp.send("Emulation.setCPUThrottlingRate", {"rate": rate})
-                    run = page.evaluate(START, [RUNTIMES[runtime], texts, 5])
+                    run = page.evaluate(START, [RUNTIMES[runtime], texts, 5, 300_000])
                     cdp.send("Emulation.setCPUThrottlingRate", {"rate": 1})
                     if "failed" in run:
                         raise SystemExit(f"{runtime} failed: {run['failed']}")
