@@ -116,6 +116,22 @@ START = """async ([script, games, times, patience]) => {
   worker.terminate();
   return { startup, scored };
 }"""
+# A fixed loop of JavaScript in a worker: how much the throttling slows a worker, which
+# Chromium throttles less than the page's own thread.
+BUSY_WORKER = """onmessage = () => {
+  const started = performance.now();
+  let x = 0;
+  for (let i = 0; i < 3e7; i++) {
+    x += i % 7;
+  }
+  postMessage(performance.now() - started + x * 0);
+};
+"""
+BUSY = """() => new Promise((resolve) => {
+  const worker = new Worker("/busy-worker.js");
+  worker.onmessage = (event) => { worker.terminate(); resolve(event.data); };
+  worker.postMessage(0);
+})"""
 RUNTIMES = {"brython": "/brython-worker.js", "pyodide": "/pyodide-worker.js"}
 NEEDS = {"brython": "'unsafe-eval'", "pyodide": "'wasm-unsafe-eval'"}
 
@@ -160,6 +176,7 @@ def site(folder: Path, pyodide: str) -> None:
     (folder / "rules-files.js").write_text(f"self.RULES_FILES = {json.dumps(files)};\n")
     (folder / "brython-worker.js").write_text(BRYTHON_WORKER % json.dumps(SCORE))
     (folder / "pyodide-worker.js").write_text(PYODIDE_WORKER % json.dumps(SCORE))
+    (folder / "busy-worker.js").write_text(BUSY_WORKER)
     (folder / "index.html").write_text("<!doctype html><title>bench</title>\n")
 
 
@@ -262,9 +279,18 @@ def main() -> None:
                 for runtime, script in RUNTIMES.items()
             }
             results: dict[tuple[str, int], list[dict[str, Any]]] = {}
+            calibration: list[list[float]] = []
             for number in range(arguments.rounds + 1):
                 cases = [(runtime, rate) for runtime in RUNTIMES for rate in (1, 4)]
                 rng.shuffle(cases)
+                calibration.append(
+                    [
+                        cdp.send("Emulation.setCPUThrottlingRate", {"rate": rate})
+                        or page.evaluate(BUSY)
+                        for rate in (1, 4)
+                    ]
+                )
+                cdp.send("Emulation.setCPUThrottlingRate", {"rate": 1})
                 for runtime, rate in cases:
                     print(f"round {number}: {runtime}, CPU {rate}x", file=sys.stderr, flush=True)
                     cdp.send("Emulation.setCPUThrottlingRate", {"rate": rate})
@@ -281,6 +307,10 @@ def main() -> None:
         weights = {runtime: compressed(folder, requested, runtime) for runtime in RUNTIMES}
         browser.close()
     report(results, weights, strict, list(sizes))
+    slowed = statistics.median(slow / fast for fast, slow in calibration)
+    print(
+        f"the 4x setting slowed a worker's JavaScript {slowed:.1f}x (median of {len(calibration)})"
+    )
 
 
 def _hand(data: dict[str, Any]) -> dict[str, Any]:
