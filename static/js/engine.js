@@ -258,7 +258,9 @@
     "submit",
     (event) => {
       const form = entryForm(event.target);
-      if (!form || !starting) {
+      // A second tap while the save is out is dropped by htmx; the first one's
+      // scoreboard stays the one to put back.
+      if (!form || !starting || instant) {
         return;
       }
       const action = event.submitter ? event.submitter.value : "save";
