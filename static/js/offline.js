@@ -168,14 +168,15 @@
     local = null;
     const hands = queue.filter((entry) => entry.state === "waiting").map((entry) => entry.hand);
     const record = gameRecord();
-    if (!window.PitchEngine || !record || hands.includes(null) || !(hands.length || projected)) {
+    if (!record || hands.includes(null) || !(hands.length || projected)) {
       return;
     }
     try {
-      await window.PitchEngine.ready();
+      const pitch = await engine();
+      await pitch.ready();
       // With none waiting (the last one discarded), the server's own totals again.
-      const result = await window.PitchEngine.project(record, hands);
-      window.PitchEngine.showTotals(result, { pending: hands.length });
+      const result = await pitch.project(record, hands);
+      pitch.showTotals(result, { pending: hands.length });
       projected = hands.length > 0;
       local = projected ? result : null;
     } catch {
@@ -184,16 +185,28 @@
     }
   }
 
-  function handOf(form, action) {
+  // The phone's engine (static/js/engine.js), fetched by app.js once the screen is idle,
+  // or now when the queue needs it first; it rejects where there is none to fetch.
+  function engine() {
+    if (window.PitchEngine) {
+      return Promise.resolve(window.PitchEngine);
+    }
+    return window.loadPitchEngine ? window.loadPitchEngine() : Promise.reject(new Error("no engine"));
+  }
+
+  // The hand a form describes, for the engine's totals: null where it cannot tell (the
+  // server then decides); throws for an entry the server would refuse as incomplete.
+  async function handOf(form, action) {
     const record = gameRecord();
-    if (!window.PitchEngine || !record) {
+    const pitch = record && (await engine().catch(() => null));
+    if (!pitch) {
       return null;
     }
     const earlier = queue.filter((entry) => entry.state === "waiting").map((entry) => entry.hand);
     if (earlier.includes(null)) {
       return null;
     }
-    return window.PitchEngine.handFromForm(form, { ...record, hands: [...record.hands, ...earlier] }, action);
+    return pitch.handFromForm(form, { ...record, hands: [...record.hands, ...earlier] }, action);
   }
 
   // The conflicted entry put back in the form (after a reload the server's answer that
@@ -273,7 +286,7 @@
     const head = queue[0];
     let hand = null;
     try {
-      hand = handOf(form, data.get("action") || "save");
+      hand = await handOf(form, data.get("action") || "save");
     } catch {
       // An entry the server would refuse: said now, kept in the form, nothing queued.
       failed(phrases.incomplete);
@@ -342,19 +355,17 @@
     }
     event.stopImmediatePropagation();
     const body = bodyOf(event.detail.requestConfig.formData);
-    let hand = null;
-    try {
-      hand = handOf(form, new URLSearchParams(body).get("action") || "save");
-    } catch {
-      // Only the server can tell; it has the entry with its token.
-    }
-    keep(postUrl(form), body, hand).then(async () => {
-      blank(form);
-      await reload();
-      // Soon tried again; the browser may not notice the network coming back.
-      setTimeout(sync, 2_000);
-      await refresh();
-    });
+    handOf(form, new URLSearchParams(body).get("action") || "save")
+      // An entry only the server can judge: it has it, with its token.
+      .catch(() => null)
+      .then((hand) => keep(postUrl(form), body, hand))
+      .then(async () => {
+        blank(form);
+        await reload();
+        // Soon tried again; the browser may not notice the network coming back.
+        setTimeout(sync, 2_000);
+        await refresh();
+      });
   }
 
   // Before app.js's "no connection" box (capture phase): this one is not lost.
@@ -540,8 +551,10 @@
   function keepEngine() {
     const worker = navigator.serviceWorker && navigator.serviceWorker.controller;
     // Only where engine.js starts it (a hand form on the screen): never started for this.
-    if (worker && window.PitchEngine && entryForm()) {
-      window.PitchEngine.ready().then(() => worker.postMessage("keep-engine"), () => {});
+    if (worker && entryForm()) {
+      engine()
+        .then((pitch) => pitch.ready())
+        .then(() => worker.postMessage("keep-engine"), () => {});
     }
   }
 
