@@ -262,3 +262,25 @@ def test_taps_for_the_next_hand_survive_the_sync(phone, make_game):
     expect(page.locator('#entry input[name="contract"][value="Cy:3"]')).to_be_checked()
     expect(page.locator('#entry input[name="point_high"][value="Cy"]')).to_be_checked()
     assert Hand.objects.filter(game=game).count() == 1
+
+
+def test_an_incomplete_entry_offline_is_told_and_not_kept(phone, make_game):
+    game = make_game("setback", SETBACK_TABLE).game
+    page = phone.new_page()
+    open_kept(page, game)
+    phone.allow(OFFLINE_LOGS)
+    page.context.set_offline(True)
+    page.locator('label.pill:has(> input[name="contract"][value="Bob:2"])').click()
+    save(page)
+
+    expect(page.locator("#queue [data-refused]")).to_have_text(
+        "Not kept: the entry is not complete. Check the pitcher and the bid, and who took "
+        "each point."
+    )
+    expect(waiting(page)).to_have_text(re.compile("^No connection"))
+    # The entry stays in the form, to be finished.
+    expect(page.locator('#entry input[name="contract"][value="Bob:2"]')).to_be_checked()
+    enter(page, *FIVE[0])
+    save(page)
+    expect(waiting(page)).to_have_text(waiting_text(1))
+    expect(page.locator("#queue [data-refused]")).to_be_hidden()
