@@ -11,28 +11,28 @@ from __future__ import annotations
 import json
 from collections import OrderedDict
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from .engine import GameResult, play_on
 from .errors import RuleError
-from .record import GameRecord, parse_game, parse_hand, result_to_data
+from .record import MAX_HANDS, GameRecord, parse_game, parse_hands, result_to_data
 
-# The records replayed lately, by their text: a Save projects one hand more on the
-# record the page holds, so the page's record is replayed once, not on every tap.
-_REPLAYED: OrderedDict[str, tuple[GameRecord, GameResult]] = OrderedDict()
+# The records replayed lately, by their text. In the browser a replay costs about 15 ms
+# a hand, so a Save plays one hand on from the record the page holds, and the record
+# the server sends back after it (the same hands and one more) plays on from that.
 KEEP_REPLAYED = 4
 
 
-def _replayed(text: str) -> tuple[GameRecord, GameResult]:
-    if text in _REPLAYED:
-        _REPLAYED.move_to_end(text)
-        return _REPLAYED[text]
-    record = parse_game(json.loads(text))
-    replayed = (record, record.replay())
-    _REPLAYED[text] = replayed
-    if len(_REPLAYED) > KEEP_REPLAYED:
-        _REPLAYED.popitem(last=False)
-    return replayed
+@dataclass(frozen=True)
+class _Replayed:
+    header: dict[str, Any]  # the document but its hands
+    hands: list[Any]  # its hands, as given
+    record: GameRecord
+    result: GameResult
+
+
+_REPLAYED: OrderedDict[str, _Replayed] = OrderedDict()
 
 
 def project(document: Mapping[str, Any], extra: Sequence[Any]) -> dict[str, Any]:
@@ -52,15 +52,49 @@ def project_json(record_text: str, extra_text: str) -> str:
 
 
 def _projected(record_text: str, extra: Sequence[Any]) -> dict[str, Any]:
-    record, result = _replayed(record_text)
-    hands = []
-    for number, raw in enumerate(extra, start=len(record.hands) + 1):
-        try:
-            hands.append(parse_hand(raw, record.rules))
-        except RuleError as error:
-            raise error.at_hand(number) from None
+    replayed = _replayed(record_text)
+    record, result = replayed.record, replayed.result
+    hands = parse_hands(extra, record.rules, first=len(record.hands) + 1)
     if hands:
         result = play_on(record.rules, record.seating, result, hands)
     data = result_to_data(result)
     data["in_hole"] = [side for side in result.sides if result.in_hole(side)]
     return data
+
+
+def _replayed(text: str) -> _Replayed:
+    if text in _REPLAYED:
+        _REPLAYED.move_to_end(text)
+        return _REPLAYED[text]
+    data = json.loads(text)
+    replayed = _played_on(data)
+    if replayed is None:
+        record = parse_game(data)
+        header = {key: value for key, value in data.items() if key != "hands"}
+        replayed = _Replayed(header, data.get("hands", []), record, record.replay())
+    _REPLAYED[text] = replayed
+    if len(_REPLAYED) > KEEP_REPLAYED:
+        _REPLAYED.popitem(last=False)
+    return replayed
+
+
+def _played_on(data: Any) -> _Replayed | None:
+    """The game played on from one replayed lately whose hands begin its own (same
+    rules, seats and first dealer): only the hands after those are played. None when
+    there is none such, and parse_game is to check the whole document."""
+    if not isinstance(data, dict) or not isinstance(data.get("hands"), list):
+        return None
+    hands = data["hands"]
+    if len(hands) > MAX_HANDS:
+        return None
+    header = {key: value for key, value in data.items() if key != "hands"}
+    for earlier in reversed(_REPLAYED.values()):
+        count = len(earlier.hands)
+        if earlier.header != header or hands[:count] != earlier.hands:
+            continue
+        record = earlier.record
+        new = parse_hands(hands[count:], record.rules, first=count + 1)
+        result = play_on(record.rules, record.seating, earlier.result, new)
+        record = GameRecord(record.rules, record.seating, record.first_dealer, record.hands + new)
+        return _Replayed(header, hands, record, result)
+    return None

@@ -220,15 +220,21 @@ def parse_game(data: Any) -> GameRecord:
             f"a game can have at most {MAX_HANDS} hands (this one has {len(raw_hands)}): "
             "no real game comes near, and longer ones would make its pages slow"
         )
-    hands = []
-    for number, raw in enumerate(raw_hands, start=1):
-        try:
-            hands.append(parse_hand(_normal_names(raw), rules))
-        except RuleError as error:
-            raise error.at_hand(number) from None
-    record = GameRecord(rules, seating, first_dealer, tuple(hands))
+    record = GameRecord(rules, seating, first_dealer, parse_hands(raw_hands, rules))
     record.replay()
     return record
+
+
+def parse_hands(raw: Sequence[Any], rules: Ruleset, first: int = 1) -> tuple[HandRecord, ...]:
+    """Hands of a game under ``rules``, their names normalised as the players' are; an
+    error names the hand, counting from ``first``."""
+    hands = []
+    for number, hand in enumerate(raw, start=first):
+        try:
+            hands.append(parse_hand(_normal_names(hand), rules))
+        except RuleError as error:
+            raise error.at_hand(number) from None
+    return tuple(hands)
 
 
 def _normal_names(raw: Any) -> Any:

@@ -166,3 +166,32 @@ document.addEventListener("keydown", (event) => {
     add.click();
   }
 });
+
+// The rules engine for the phone (engine.js, docs/offline.md) is no part of a screen's
+// first load: the game screen names it, and it is fetched once the screen is idle where
+// hands are entered, or when another script asks for it. Resolves to window.PitchEngine.
+let engineLoading = null;
+window.loadPitchEngine = () => {
+  const named = document.querySelector('meta[name="pitch-engine"]');
+  if (!named) {
+    return Promise.reject(new Error("no engine on this page"));
+  }
+  if (!engineLoading) {
+    engineLoading = new Promise((resolve, reject) => {
+      const script = document.createElement("script");
+      script.src = named.content;
+      script.dataset.worker = named.dataset.worker;
+      script.onload = () => resolve(window.PitchEngine);
+      script.onerror = () => reject(new Error("the engine could not be fetched"));
+      document.head.append(script);
+    });
+  }
+  return engineLoading;
+};
+
+window.addEventListener("load", () => {
+  if (document.querySelector('meta[name="pitch-engine"]') && document.getElementById("entry")) {
+    const idle = window.requestIdleCallback || ((callback) => setTimeout(callback, 1000));
+    idle(() => window.loadPitchEngine().catch(() => {}));
+  }
+});

@@ -258,7 +258,9 @@
     "submit",
     (event) => {
       const form = entryForm(event.target);
-      if (!form || !starting) {
+      // A second tap while the save is out is dropped by htmx; the first one's
+      // scoreboard stays the one to put back.
+      if (!form || !starting || instant) {
         return;
       }
       const action = event.submitter ? event.submitter.value : "save";
@@ -299,18 +301,10 @@
     document.addEventListener(name, rollBack);
   }
 
-  // The runtime is fetched once the game screen is idle, only where hands are entered.
-  function warmUp() {
-    const record = pageRecord();
-    if (!record || !document.getElementById("entry")) {
-      return;
-    }
+  // Fetched once the screen is idle (app.js): start at once, where hands are entered,
+  // and replay the record, ready for the first Save.
+  const record = pageRecord();
+  if (record && document.getElementById("entry")) {
     PitchEngine.project(record, []).catch(() => {});
-  }
-  const idle = window.requestIdleCallback || ((callback) => setTimeout(callback, 1000));
-  if (document.readyState === "complete") {
-    idle(warmUp);
-  } else {
-    window.addEventListener("load", () => idle(warmUp));
   }
 })();

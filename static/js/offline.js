@@ -161,33 +161,52 @@
     return element ? JSON.parse(element.textContent) : null;
   }
 
+  // Whether the scoreboard shows the phone's totals rather than the page's.
+  let projected = false;
+
   async function showLocalTotals() {
     local = null;
     const hands = queue.filter((entry) => entry.state === "waiting").map((entry) => entry.hand);
     const record = gameRecord();
-    if (!window.PitchEngine || !record || !hands.length || hands.includes(null)) {
+    if (!record || hands.includes(null) || !(hands.length || projected)) {
       return;
     }
     try {
-      await window.PitchEngine.ready();
-      local = await window.PitchEngine.project(record, hands);
-      window.PitchEngine.showTotals(local, { pending: hands.length });
+      const pitch = await engine();
+      await pitch.ready();
+      // With none waiting (the last one discarded), the server's own totals again.
+      const result = await pitch.project(record, hands);
+      pitch.showTotals(result, { pending: hands.length });
+      projected = hands.length > 0;
+      local = projected ? result : null;
     } catch {
       // The totals stay the server's, as of the last hand sent; the note says so.
       local = null;
     }
   }
 
-  function handOf(form, action) {
+  // The phone's engine (static/js/engine.js), fetched by app.js once the screen is idle,
+  // or now when the queue needs it first; it rejects where there is none to fetch.
+  function engine() {
+    if (window.PitchEngine) {
+      return Promise.resolve(window.PitchEngine);
+    }
+    return window.loadPitchEngine ? window.loadPitchEngine() : Promise.reject(new Error("no engine"));
+  }
+
+  // The hand a form describes, for the engine's totals: null where it cannot tell (the
+  // server then decides); throws for an entry the server would refuse as incomplete.
+  async function handOf(form, action) {
     const record = gameRecord();
-    if (!window.PitchEngine || !record) {
+    const pitch = record && (await engine().catch(() => null));
+    if (!pitch) {
       return null;
     }
     const earlier = queue.filter((entry) => entry.state === "waiting").map((entry) => entry.hand);
     if (earlier.includes(null)) {
       return null;
     }
-    return window.PitchEngine.handFromForm(form, { ...record, hands: [...record.hands, ...earlier] }, action);
+    return pitch.handFromForm(form, { ...record, hands: [...record.hands, ...earlier] }, action);
   }
 
   // The conflicted entry put back in the form (after a reload the server's answer that
@@ -203,8 +222,11 @@
     shown = head.id;
   }
 
+  // The count and the form's next number at once; the totals (and the next dealer) when
+  // the engine has them, which may take seconds while it starts.
   async function refresh() {
     showKept();
+    prepareForm();
     render();
     await showLocalTotals();
     prepareForm();
@@ -224,7 +246,7 @@
     return new URLSearchParams(data).toString();
   }
 
-  async function keep(url, body) {
+  async function keep(url, body, hand = null) {
     const fields = new URLSearchParams(body);
     const entry = {
       game,
@@ -232,7 +254,7 @@
       body,
       token: fields.get("token"),
       expected: Number(fields.get("expected")),
-      hand: null,
+      hand,
       state: "waiting",
       message: "",
       saved: Date.now(),
@@ -264,7 +286,7 @@
     const head = queue[0];
     let hand = null;
     try {
-      hand = handOf(form, data.get("action") || "save");
+      hand = await handOf(form, data.get("action") || "save");
     } catch {
       // An entry the server would refuse: said now, kept in the form, nothing queued.
       failed(phrases.incomplete);
@@ -288,17 +310,17 @@
       // one, so that two hands entered offline are never taken for one.
       data.set("token", freshToken());
       data.set("expected", nextNumber(form));
-      const entry = await keep(postUrl(form), bodyOf(data));
-      entry.hand = hand;
-      await save(entry);
+      await keep(postUrl(form), bodyOf(data), hand);
     }
     blank(form);
     await reload();
-    await refresh();
+    // Sent at once when the network is there, not after the totals are worked out.
+    sync();
+    const showing = refresh();
     // As after a save online: the totals, then the next hand's form, its heading read out.
     box.scrollIntoView({ block: "start" });
     document.getElementById("entry-title").focus({ preventScroll: true });
-    sync();
+    await showing;
   }
 
   window.addEventListener(
@@ -333,13 +355,17 @@
     }
     event.stopImmediatePropagation();
     const body = bodyOf(event.detail.requestConfig.formData);
-    keep(postUrl(form), body).then(async () => {
-      blank(form);
-      await reload();
-      await refresh();
-      // Soon tried again; the browser may not notice the network coming back.
-      setTimeout(sync, 2_000);
-    });
+    handOf(form, new URLSearchParams(body).get("action") || "save")
+      // An entry only the server can judge: it has it, with its token.
+      .catch(() => null)
+      .then((hand) => keep(postUrl(form), body, hand))
+      .then(async () => {
+        blank(form);
+        await reload();
+        // Soon tried again; the browser may not notice the network coming back.
+        setTimeout(sync, 2_000);
+        await refresh();
+      });
   }
 
   // Before app.js's "no connection" box (capture phase): this one is not lost.
@@ -524,8 +550,11 @@
   // what the engine fetched before then went past it).
   function keepEngine() {
     const worker = navigator.serviceWorker && navigator.serviceWorker.controller;
-    if (worker && window.PitchEngine) {
-      window.PitchEngine.ready().then(() => worker.postMessage("keep-engine"), () => {});
+    // Only where engine.js starts it (a hand form on the screen): never started for this.
+    if (worker && entryForm()) {
+      engine()
+        .then((pitch) => pitch.ready())
+        .then(() => worker.postMessage("keep-engine"), () => {});
     }
   }
 

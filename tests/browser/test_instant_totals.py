@@ -38,8 +38,12 @@ GROUP_GAMES = {
 }
 # One frame at 60 Hz.
 FRAME_MS = 1000 / 60
-# A thumb's pause between the last point and Save.
-THUMB_MS = 300
+# The worker answers in order: once this answer is in, the hand the form shows has been
+# projected, as it has when a thumb moves from the last point to Save (a few ms, where a
+# thumb takes a few hundred).
+SETTLED = """async () => {
+  await PitchEngine.project(document.getElementById("game-record").textContent, []);
+}"""
 START_MS = 120_000
 
 TIMES = """() => {
@@ -101,7 +105,9 @@ def enter(page: Any, hand: dict[str, Any], seating: Seating | None = None) -> st
 
 
 def engine_ready(page: Any) -> None:
-    page.wait_for_function("() => PitchEngine.startup !== null", timeout=START_MS)
+    page.wait_for_function(
+        "() => window.PitchEngine && PitchEngine.startup !== null", timeout=START_MS
+    )
 
 
 @pytest.mark.parametrize("group", GROUP_GAMES)
@@ -115,7 +121,7 @@ def test_instant_totals_are_the_servers_on_a_whole_game(page, make_game, group):
     to_totals, to_frame, to_server = [], [], []
     for number, hand in enumerate(record["hands"], start=1):
         action = enter(page, hand, expected.seating)
-        page.wait_for_timeout(THUMB_MS)
+        page.evaluate(SETTLED)
         page.locator(f'button[name="action"][value="{action}"]').click()
         expect(page.locator("ol.history > li")).to_have_count(number)
         server = game_state(game=Game.objects.get(pk=game.pk)).result
@@ -161,7 +167,7 @@ def test_a_refused_save_rolls_back_to_the_servers_totals_and_keeps_the_entry(pho
             "points": dict.fromkeys(("high", "low", "jack", "game"), "Bob"),
         },
     )
-    page.wait_for_timeout(THUMB_MS)
+    page.evaluate(SETTLED)
     page.locator('button[name="action"][value="save"]').click()
     expect(page.locator(".messages")).to_contain_text("Hand 1 was saved from another phone")
     # The phone had shown Bob's smudge at once; the screen is the server's again.
@@ -169,3 +175,21 @@ def test_a_refused_save_rolls_back_to_the_servers_totals_and_keeps_the_entry(pho
     assert shown_scores(page) == {"Ann": 0, "Bob": 1, "Cy": 2}
     expect(page.locator(".scoreboard [data-instant-pending]")).to_be_hidden()
     expect(page.locator('input[name="contract"][value="Bob:4"]')).to_be_checked()
+
+
+def test_the_runtime_is_fetched_only_once_the_screen_is_shown(page, make_game):
+    game = make_game("setback", ("Ann", "Bob", "Cy")).game
+    open_game(page, game)
+    engine_ready(page)
+    timing = page.evaluate(
+        """() => ({
+          loaded: performance.getEntriesByType("navigation")[0].loadEventEnd,
+          engine: performance.getEntriesByType("resource")
+            .map((entry) => [new URL(entry.name).pathname, entry.startTime])
+            .filter(([path]) => path.startsWith("/engine/") || path.endsWith("/js/engine.js"))
+            .map(([_path, start]) => start),
+        })"""
+    )
+    # engine.js, then the worker's script.
+    assert len(timing["engine"]) == 2, timing
+    assert min(timing["engine"]) > timing["loaded"] > 0

@@ -45,7 +45,7 @@ def test_offline_save_waits_on_the_phone_and_is_sent_once_back_online(phone, mak
     assert Hand.objects.count() == 0
 
     page.context.set_offline(False)
-    expect(page.locator("form.hand-form h2")).to_contain_text("Hand 2: Bob deals")
+    expect(page.locator("form.hand-form h2")).to_contain_text("Hand 2: Bob deals", timeout=20_000)
     expect(page.locator("#queue")).to_be_hidden()
     assert Hand.objects.count() == 1
 
@@ -68,7 +68,7 @@ def test_a_save_whose_answer_was_lost_is_sent_again_and_recorded_once(phone, mak
     expect(page.locator("#queue [data-count]")).to_have_text("1 hand waiting to be sent")
     assert Hand.objects.count() == 1
     # Sent again by itself with the same token: the server knows it, and records nothing more.
-    expect(page.locator("#queue")).to_be_hidden(timeout=10_000)
+    expect(page.locator("#queue")).to_be_hidden(timeout=20_000)
     expect(page.locator("ol.history > li")).to_have_count(1)
     assert Hand.objects.count() == 1
 

@@ -33,6 +33,9 @@ KEPT = """async (urls) => {
   }
   return false;
 }"""
+# How long a sync may take once the network is back: the phones' engines start meanwhile,
+# and on a shared two-core test machine that takes seconds.
+SYNCED = 20_000
 OFFLINE_LOGS = r"ERR_INTERNET_DISCONNECTED|htmx:(afterRequest|sendError)"
 
 
@@ -93,7 +96,7 @@ def test_five_hands_offline_through_a_reload_are_recorded_once(phone, make_game)
     assert Hand.objects.count() == 0
 
     page.context.set_offline(False)
-    expect(queue(page)).to_be_hidden()
+    expect(queue(page)).to_be_hidden(timeout=SYNCED)
     expect(page.locator("ol.history > li")).to_have_count(5)
     hands = list(Hand.objects.filter(game=game).order_by("number"))
     assert [hand.number for hand in hands] == [1, 2, 3, 4, 5]
@@ -105,7 +108,7 @@ def test_five_hands_offline_through_a_reload_are_recorded_once(phone, make_game)
     # Nothing is sent twice: a reload online finds nothing waiting.
     page.reload()
     expect(page.locator("ol.history > li")).to_have_count(5)
-    expect(queue(page)).to_be_hidden()
+    expect(queue(page)).to_be_hidden(timeout=SYNCED)
     assert Hand.objects.filter(game=game).count() == 5
 
 
@@ -126,12 +129,12 @@ def test_two_phones_offline_on_one_game_the_conflict_is_shown_and_settled_by_a_p
     expect(waiting(second)).to_have_text(waiting_text(1))
 
     first.context.set_offline(False)
-    expect(queue(first)).to_be_hidden()
+    expect(queue(first)).to_be_hidden(timeout=SYNCED)
     expect(first.locator("ol.history > li")).to_have_count(1)
 
     second.context.set_offline(False)
     conflict = second.locator("#queue [data-conflict]")
-    expect(conflict).to_be_visible()
+    expect(conflict).to_be_visible(timeout=SYNCED)
     expect(conflict).to_contain_text("Hand 1 from this phone was not recorded")
     expect(conflict).to_contain_text("Hand 1 was saved from another phone meanwhile")
     # Both: the server's hand 1 on the table, this phone's entry kept in the form.
@@ -147,7 +150,7 @@ def test_two_phones_offline_on_one_game_the_conflict_is_shown_and_settled_by_a_p
     assert Hand.objects.filter(game=game).count() == 1
 
     conflict.get_by_role("button", name="Enter as next hand").click()
-    expect(queue(second)).to_be_hidden()
+    expect(queue(second)).to_be_hidden(timeout=SYNCED)
     expect(second.locator("ol.history > li")).to_have_count(2)
     hands = list(Hand.objects.filter(game=game).order_by("number"))
     assert [hand.pitcher.name for hand in hands] == ["Bob", "Cy"]
@@ -171,11 +174,13 @@ def test_a_conflicting_hand_can_be_discarded(phone, make_game):
     conflict = second.locator("#queue [data-conflict]")
     expect(conflict).to_be_visible()
     conflict.get_by_role("button", name="Discard").click()
-    expect(queue(second)).to_be_hidden()
+    expect(queue(second)).to_be_hidden(timeout=SYNCED)
     # The server's game, and an empty form for hand 2.
     expect(second.locator("#entry-title")).to_contain_text("Hand 2")
     expect(second.locator("#entry input:checked")).to_have_count(0)
     assert [hand.pitcher.name for hand in Hand.objects.filter(game=game)] == ["Bob"]
+    expect(second.locator(".scoreboard.unconfirmed")).to_have_count(0)
+    assert shown_scores(second) == game_state(game=game).result.scores
 
 
 def test_hands_wait_through_a_browser_restart_and_a_second_tab(phone, make_game, tmp_path):
@@ -209,7 +214,7 @@ def test_hands_wait_through_a_browser_restart_and_a_second_tab(phone, make_game,
     assert Hand.objects.count() == 0
 
     page.context.set_offline(False)
-    expect(queue(page)).to_be_hidden()
+    expect(queue(page)).to_be_hidden(timeout=SYNCED)
     expect(page.locator("ol.history > li")).to_have_count(3)
     assert [hand.pitcher.name for hand in Hand.objects.filter(game=game).order_by("number")] == [
         "Bob",
@@ -252,8 +257,30 @@ def test_taps_for_the_next_hand_survive_the_sync(phone, make_game):
     enter(page, "Cy", 3, "Cy")
 
     page.context.set_offline(False)
-    expect(queue(page)).to_be_hidden()
+    expect(queue(page)).to_be_hidden(timeout=SYNCED)
     expect(page.locator("#entry-title")).to_contain_text("Hand 2: Bob deals")
     expect(page.locator('#entry input[name="contract"][value="Cy:3"]')).to_be_checked()
     expect(page.locator('#entry input[name="point_high"][value="Cy"]')).to_be_checked()
     assert Hand.objects.filter(game=game).count() == 1
+
+
+def test_an_incomplete_entry_offline_is_told_and_not_kept(phone, make_game):
+    game = make_game("setback", SETBACK_TABLE).game
+    page = phone.new_page()
+    open_kept(page, game)
+    phone.allow(OFFLINE_LOGS)
+    page.context.set_offline(True)
+    page.locator('label.pill:has(> input[name="contract"][value="Bob:2"])').click()
+    save(page)
+
+    expect(page.locator("#queue [data-refused]")).to_have_text(
+        "Not kept: the entry is not complete. Check the pitcher and the bid, and who took "
+        "each point."
+    )
+    expect(waiting(page)).to_have_text(re.compile("^No connection"))
+    # The entry stays in the form, to be finished.
+    expect(page.locator('#entry input[name="contract"][value="Bob:2"]')).to_be_checked()
+    enter(page, *FIVE[0])
+    save(page)
+    expect(waiting(page)).to_have_text(waiting_text(1))
+    expect(page.locator("#queue [data-refused]")).to_be_hidden()

@@ -52,7 +52,7 @@ def test_the_worker_loads_the_runtime_and_this_version_of_the_rules():
         "/static/engine/brython.js",
         reverse("engine_bundle", args=[digest]),
     ]
-    path = re.search(r"__BRYTHON__.brython_path = (\"[^\"]*\");", text)
+    path = re.search(r"const runtimePath = (\"[^\"]*\");", text)
     assert path and json.loads(path[1]) == "/static/engine/"
 
 

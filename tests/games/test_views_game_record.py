@@ -1,6 +1,6 @@
 """The game screen carries what the phone's engine needs (static/js/engine.js): the
 game's record, swapped with the table after every save, the scoreboard's hooks for the
-totals, and the engine's script, which fetches nothing until the screen is idle."""
+totals, and the engine's script named for app.js to fetch once the screen is idle."""
 
 from __future__ import annotations
 
@@ -63,4 +63,8 @@ def test_the_scoreboard_has_a_hook_for_each_sides_total(client, make_game):
     assert "data-instant-pending hidden" in html
     assert 'data-wins="{winner} wins"' in html
     worker = reverse("engine_worker")
-    assert f'<script src="/static/js/engine.js" defer data-worker="{worker}"></script>' in html
+    # Named, not loaded: app.js fetches it once the screen is idle.
+    assert (
+        f'<meta name="pitch-engine" content="/static/js/engine.js" data-worker="{worker}">' in html
+    )
+    assert not [src for src in re.findall(r'<script src="([^"]+)"', html) if "engine" in src]

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from pitchkeeper.rules import RuleError, parse_game
+from pitchkeeper.rules import RuleError, parse_game, projection
 from pitchkeeper.rules.projection import project, project_json
 from pitchkeeper.rules.record import result_to_data
 from tests.conftest import example_record
@@ -61,3 +61,37 @@ def test_json_in_and_out_gives_what_the_engine_gives():
     assert {k: v for k, v in answer.items() if k != "in_hole"} == result_to_data(
         parse_game(record).replay()
     )
+
+
+@pytest.mark.parametrize("game", GAMES[:6], ids=[game["id"] for game in GAMES[:6]])
+def test_a_record_that_grows_hand_by_hand_is_played_on_not_replayed(game, monkeypatch):
+    record = {key: value for key, value in game.items() if key != "result"}
+    project({**record, "hands": []}, [])
+    # From here on every record begins with one replayed already.
+    monkeypatch.setattr(projection, "parse_game", None)
+    for count in range(1, len(record["hands"]) + 1):
+        grown = project({**record, "hands": record["hands"][:count]}, [])
+    grown.pop("in_hole")
+    assert grown == game["result"]
+
+
+def test_a_record_that_changed_an_earlier_hand_is_replayed_whole():
+    record = example_record()
+    project(record, [])
+    changed = json.loads(json.dumps(record))
+    changed["hands"][0]["bid"] = 2
+    changed["hands"].append({"misdeal": True})
+    assert project(changed, []) == project(changed, [])
+    expected = result_to_data(parse_game(changed).replay())
+    assert {k: v for k, v in project(changed, []).items() if k != "in_hole"} == expected
+
+
+def test_a_hand_played_on_is_refused_as_the_whole_record_would_be():
+    record = example_record()
+    project(record, [])
+    bad = {**record, "hands": [*record["hands"], {"pitcher": "Zed", "bid": 2, "points": {}}]}
+    with pytest.raises(RuleError) as played_on:
+        project(bad, [])
+    with pytest.raises(RuleError) as whole:
+        parse_game(bad)
+    assert str(played_on.value) == str(whole.value)

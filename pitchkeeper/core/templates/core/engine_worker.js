@@ -4,18 +4,36 @@
 // pitchkeeper.rules.projection.project_json's answer) or {id, error}.
 "use strict";
 const started = performance.now();
+const runtimePath = "{{ runtime_path|escapejs }}";
+// Brython's Unicode table (unicodedata, which the record format uses), fetched with the
+// runtime rather than by Brython's own synchronous request in the middle of start-up:
+// all the engine's downloads are over before it starts compiling.
+const unicodeTable = fetch(`${runtimePath}unicode.txt`).then((answer) => {
+  if (!answer.ok) {
+    throw new Error(`unicode.txt: ${answer.status}`);
+  }
+  return answer.text();
+});
+
+function failed(error) {
+  postMessage({ failed: String(error && error.message ? error.message : error) });
+}
+
 try {
   importScripts("{{ runtime|escapejs }}", "{{ bundle|escapejs }}");
-  __BRYTHON__.brython_path = "{{ runtime_path|escapejs }}";
-  __BRYTHON__.runPythonSource(
-    "from browser import self as worker\n" +
-      "from pitchkeeper.rules.projection import project_json\n" +
-      "worker.project_json = project_json\n",
-    { id: "pitchkeeper_engine" },
-  );
-  postMessage({ ready: performance.now() - started });
+  __BRYTHON__.brython_path = runtimePath;
+  unicodeTable.then((table) => {
+    __BRYTHON__.unicodedb = table;
+    __BRYTHON__.runPythonSource(
+      "from browser import self as worker\n" +
+        "from pitchkeeper.rules.projection import project_json\n" +
+        "worker.project_json = project_json\n",
+      { id: "pitchkeeper_engine" },
+    );
+    postMessage({ ready: performance.now() - started });
+  }).catch(failed);
 } catch (error) {
-  postMessage({ failed: String(error && error.message ? error.message : error) });
+  failed(error);
 }
 
 onmessage = (event) => {
