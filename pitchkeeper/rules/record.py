@@ -363,7 +363,11 @@ def hand_to_data(hand: HandRecord) -> dict[str, Any]:
     return data
 
 
-def game_to_data(record: GameRecord, result: GameResult, game_id: Any = None) -> dict[str, Any]:
+def game_to_data(
+    record: GameRecord, result: GameResult | None = None, game_id: Any = None
+) -> dict[str, Any]:
+    """The game as a ``pitchkeeper.game/1`` document, with its result when given (the
+    phone's engine derives the result itself)."""
     data: dict[str, Any] = {"format": FORMAT}
     if game_id is not None:
         data["id"] = game_id
@@ -373,7 +377,8 @@ def game_to_data(record: GameRecord, result: GameResult, game_id: Any = None) ->
         data["teams"] = {team.name: list(team.members) for team in record.seating.teams}
     data["first_dealer"] = record.first_dealer
     data["hands"] = [hand_to_data(hand) for hand in record.hands]
-    data["result"] = result_to_data(result)
+    if result is not None:
+        data["result"] = result_to_data(result)
     return data
 
 

@@ -115,8 +115,7 @@ def _record_document(state: GameState) -> dict[str, Any]:
     """The game as the phone's engine reads it (static/js/engine.js): its record in the
     ``pitchkeeper.game/1`` format, without the result, which the engine derives. Rules
     that are a preset's, unchanged, go by the preset's name: the page stays lighter."""
-    data = game_to_data(state.record, state.result)
-    del data["result"]
+    data = game_to_data(state.record)
     preset = data["rules"].get("preset")
     if preset in PRESETS and resolve_rules(preset) == state.record.rules:
         data["rules"] = preset
