@@ -1,8 +1,10 @@
 """The rules engine on the phone (static/js/engine.js, Brython in a Web Worker) gives
 exactly the server's results: every finished game of the fixtures, whole and played on
-from its middle, and the engine's refusals word for word.
+from its middle, every conformance vector the engine tests wrote
+(tests/rules/fixtures/engine_vectors.json), and the engine's refusals word for word.
 
-The runtime starts once for the module (a few seconds); each game is then one message.
+The runtime starts once for the module (a few seconds); each game is then one message,
+and the vectors go to the page in one call.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ import pytest
 from pitchkeeper.rules import RuleError
 from pitchkeeper.rules.projection import project
 from tests.conftest import CSP_WATCH, PHONE
+from tests.rules.test_vectors import VECTORS_DATA, expected_of, game_of
 
 pytestmark = pytest.mark.browser
 
@@ -44,6 +47,19 @@ PROJECT = """async ([record, extra]) => {
   } catch (error) {
     return { refused: error.message };
   }
+}"""
+
+# Each game on its own, in order, as the page asks: a refusal is the engine's message.
+PROJECT_EACH = """async (games) => {
+  const answers = [];
+  for (const game of games) {
+    try {
+      answers.push(await PitchEngine.project(game, []));
+    } catch (error) {
+      answers.push({ refused: error.message });
+    }
+  }
+  return answers;
 }"""
 
 
@@ -105,3 +121,17 @@ def test_a_hand_the_rules_refuse_is_refused_in_the_same_words(engine):
     # A hand after the game is won.
     extra = [{"misdeal": True}]
     assert in_browser(engine, without_result(game), extra) == on_server(without_result(game), extra)
+
+
+def test_every_engine_vector_as_the_server_scores_it(engine):
+    answers = engine.evaluate(PROJECT_EACH, [game_of(vector) for vector in VECTORS_DATA])
+
+    assert len(answers) == len(VECTORS_DATA)
+    differ = [
+        f"{vector['id']}: phone {answer!r}, server (the vector) {expected_of(vector)!r}"
+        for vector, answer in zip(VECTORS_DATA, answers, strict=True)
+        if {key: value for key, value in answer.items() if key != "in_hole"} != expected_of(vector)
+    ]
+    assert not differ, "\n".join(differ)
+    # Both kinds are in the run: games scored and games refused.
+    assert {"refused" in answer for answer in answers} == {True, False}
