@@ -23,6 +23,8 @@ from pitchkeeper.games.models import Game
 from pitchkeeper.games.signals import game_saved
 from pitchkeeper.rules import GameRecord, GameResult, Ruleset, settled_per_player
 from pitchkeeper.seasons.models import (
+    LINE_SUMS,
+    MONTH_FIELDS,
     GameCount,
     GameLine,
     MonthCount,
@@ -39,26 +41,6 @@ from pitchkeeper.seasons.rollups import (
 )
 from pitchkeeper.seasons.tasks import rerate_from
 from pitchkeeper.seasons.zone import zone_recorded
-
-# The sums a MonthLine keeps, each from the GameLine column of the same name except
-# the four counted from flags.
-LINE_SUMS = (
-    "hands",
-    "taken",
-    "pitched",
-    "bids",
-    "made",
-    "set_back",
-    "in_hole",
-    "smudges",
-    "smudges_made",
-    "revokes",
-    "chips",
-)
-
-
-MONTH_FIELDS = ("games", "team_games", "wins", "team_wins", "place_sum", *LINE_SUMS)
-
 
 CATEGORY, BID = "cat", "bid"
 

@@ -141,6 +141,26 @@ class GameCount(models.Model):
         return f"{self.kind} {self.key} of player {self.player_id} in game {self.game_id}"
 
 
+# The sums a MonthLine keeps, each from the GameLine column of the same name except
+# the four counted from flags.
+LINE_SUMS = (
+    "hands",
+    "taken",
+    "pitched",
+    "bids",
+    "made",
+    "set_back",
+    "in_hole",
+    "smudges",
+    "smudges_made",
+    "revokes",
+    "chips",
+)
+
+
+MONTH_FIELDS = ("games", "team_games", "wins", "team_wins", "place_sum", *LINE_SUMS)
+
+
 class MonthLine(models.Model):
     """Derived rollup: the sums of a player's counted GameLines of one month, kept up to
     date by adding each rewritten game's difference, so that a season of whole months is
@@ -174,27 +194,7 @@ class MonthLine(models.Model):
         indexes = [
             models.Index(fields=["club", "month"], name="monthline_club_month"),
             models.Index(
-                fields=[
-                    "club",
-                    "player",
-                    "month",
-                    "games",
-                    "team_games",
-                    "wins",
-                    "team_wins",
-                    "place_sum",
-                    "hands",
-                    "taken",
-                    "pitched",
-                    "bids",
-                    "made",
-                    "set_back",
-                    "in_hole",
-                    "smudges",
-                    "smudges_made",
-                    "revokes",
-                    "chips",
-                ],
+                fields=["club", "player", "month", *MONTH_FIELDS],
                 name="monthline_club_sums",
             ),
         ]

@@ -12,8 +12,10 @@ from django.db.models import Count, F, Q, QuerySet, Subquery, Sum
 from django.db.models.query import RawQuerySet
 
 from pitchkeeper.clubs.models import Club, Player
-from pitchkeeper.seasons.derive import CATEGORY, LINE_SUMS, MONTH_FIELDS
+from pitchkeeper.seasons.derive import CATEGORY
 from pitchkeeper.seasons.models import (
+    LINE_SUMS,
+    MONTH_FIELDS,
     GameCount,
     GameLine,
     MonthCount,
