@@ -20,7 +20,6 @@ from pitchkeeper.rules import GameResult, HandRecord
 from pitchkeeper.seasons.derive import (
     COUNT_COMPARED,
     LINE_COMPARED,
-    MONTH_FIELDS,
     places,
     rollups_rebuild,
     split_chips,
@@ -28,6 +27,7 @@ from pitchkeeper.seasons.derive import (
 )
 from pitchkeeper.seasons.ledger import ledger, payment_record
 from pitchkeeper.seasons.models import (
+    MONTH_FIELDS,
     GameCount,
     GameLine,
     MonthCount,
