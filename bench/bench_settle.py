@@ -1,4 +1,4 @@
-"""Benchmark: the plan that settles a ledger, on random ledgers of 15 to 24 balances.
+"""Benchmark: the plan that settles a ledger, on random ledgers of 15 to 32 balances.
 
 Not a test (timings depend on the machine): run it by hand, from the repository root,
 
@@ -40,7 +40,7 @@ def main() -> None:
     rng = random.Random(args.seed)
     print("| balances | amounts   | median ms | p99 ms | slowest ms | fewest proven | saved |")
     print("| -------: | :-------- | --------: | -----: | ---------: | ------------: | ----: |")
-    for size in (15, 20, 24):
+    for size in (15, 20, 24, 28, 32):
         for kind, amount in KINDS.items():
             times, proven, saved = [], 0, 0
             for _ in range(args.ledgers):

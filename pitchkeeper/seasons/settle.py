@@ -15,13 +15,16 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-# Beyond this many balances left after cancelling equal and opposite ones, the subset
-# sums of each half (2^(n/2)) get too many to list, and the plan is the greedy one.
-EXACT_SETTLEMENT_LIMIT = 24
-# Steps of the search before it settles for the best split found so far. A step is
-# about a microsecond, so a page waits some 40 ms at most; of 12,000 random ledgers of
-# 24 balances, all but a few skewed ones were proven well within it.
-SEARCH_BUDGET = 40_000
+# Beyond this many balances left after cancelling equal and opposite ones, the plan is
+# the greedy one, with no search.
+EXACT_SETTLEMENT_LIMIT = 32
+# Up to this many, the zero-sum groups may be listed from the subset sums of each half
+# (2^(n/2) of them); beyond it, they are always found by walking the players.
+LISTED_PLAYERS = 24
+# Steps of the search before it settles for the best split found so far. A step takes
+# one to one and a half microseconds here, so a page waits 50 ms at most; of some 11,000
+# random ledgers of 24 balances, all but a few were proven well within it.
+SEARCH_BUDGET = 35_000
 # With more zero-sum subsets than this (small balances, many alike), groups are found by
 # walking the balances instead of listing them all.
 LISTED_LIMIT = 40_000
@@ -209,10 +212,11 @@ class _Search:
             sum(1 << j for j in range(i) if amounts[j] == amounts[i]) for i in range(self.n)
         ]
         half = self.n // 2
-        left = _subset_sums(range(half), amounts)
-        right = _subset_sums(range(half, self.n), amounts)
+        left = _subset_sums(range(half), amounts) if self.n <= LISTED_PLAYERS else {}
+        right = _subset_sums(range(half, self.n), amounts) if left else {}
         self.listed = (
-            sum(len(masks) * len(right.get(-total, ())) for total, masks in left.items())
+            bool(left)
+            and sum(len(masks) * len(right.get(-total, ())) for total, masks in left.items())
             <= LISTED_LIMIT
         )
         self.by_first: dict[int, list[int]] = defaultdict(list)

@@ -196,24 +196,27 @@ def test_random_ledgers_of_16_to_18_balances_are_the_fewest():
             assert len(plan.payments) == fewest_by_subsets(list(balances.values()))
 
 
-@pytest.mark.parametrize("widest", [3, 20, 100, 1000])
-def test_24_balances_are_settled_exactly(widest):
-    # Eight groups of three with amounts that never cancel in pairs: 16 payments, where
-    # the greedy plan needs more.
-    rng = random.Random(widest)
-    amounts = []
-    while len(amounts) < 24:
+@pytest.mark.parametrize("size", [24, 30])
+@pytest.mark.parametrize("widest", [20, 100, 1000])
+def test_groups_of_three_are_settled_exactly(widest, size):
+    # Groups of three whose amounts never cancel in pairs: two payments a group is the
+    # fewest (no group has fewer than three), where the greedy plan needs more. Past 24
+    # balances the groups are found by walking the players only.
+    rng = random.Random(widest * size)
+    amounts: list[int] = []
+    while len(amounts) < size:
         a, b = rng.randint(1, widest), rng.randint(1, widest)
-        amounts += [a, b, -(a + b)]
+        if not {a, b, -a - b} & {-amount for amount in amounts}:
+            amounts += [a, b, -a - b]
     rng.shuffle(amounts)
     balances = {f"P{i}": amount for i, amount in enumerate(amounts)}
     plan = settle_up(balances)
     assert settles(balances, plan.payments)
-    assert plan.fewest and len(plan.payments) <= 16
+    assert plan.fewest and len(plan.payments) == size // 3 * 2
     assert len(plan.payments) <= len(_greedy(balances, list(balances)))
 
 
-# Ledgers of 24 balances that took the search the most steps among some 14,000 random
+# Ledgers of 24 balances that took the search the most steps among some 11,000 random
 # ones (amounts uniform, normal, or a few large against many small), with the fewest
 # payments a subset DP over all 2^24 groups of each gave.
 HARD_LEDGERS = [
