@@ -12,7 +12,7 @@ from __future__ import annotations
 from bisect import bisect_right
 from collections import defaultdict
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 # Beyond this many balances left after cancelling equal and opposite ones, the plan is
@@ -155,6 +155,15 @@ def _loners(amounts: Sequence[int]) -> list[bool]:
     return [bool(reachable[-1 if amount > 0 else 1] >> abs(amount) & 1) for amount in amounts]
 
 
+def _share(group: int, three: int, four: int) -> float:
+    """The part of a zero-sum group the players of ``group`` take up at least: 1/3 a
+    player in a zero-sum three (``three``), 1/4 in a four but no three (``four``), else
+    1/5, as each player's group has at least that many."""
+    threes = (group & three).bit_count()
+    fours = (group & four).bit_count()
+    return threes / 3 + fours / 4 + (group.bit_count() - threes - fours) / 5
+
+
 class _OutOfBudget(Exception):
     pass
 
@@ -176,10 +185,7 @@ class _Limits:
     loners: int
 
     def share_of(self, group: int) -> float:
-        """The part of a group the players of ``group`` take up at least."""
-        threes = (group & self.three).bit_count()
-        fours = (group & self.four).bit_count()
-        return threes / 3 + fours / 4 + (group.bit_count() - threes - fours) / 5
+        return _share(group, self.three, self.four)
 
     def room(self, players: int) -> int:
         """How many groups ``players`` (all of one sign) can be spread over: one each,
@@ -211,15 +217,16 @@ class _Search:
         self.alike_before = [
             sum(1 << j for j in range(i) if amounts[j] == amounts[i]) for i in range(self.n)
         ]
-        half = self.n // 2
-        left = _subset_sums(range(half), amounts) if self.n <= LISTED_PLAYERS else {}
-        right = _subset_sums(range(half, self.n), amounts) if left else {}
-        self.listed = (
-            bool(left)
-            and sum(len(masks) * len(right.get(-total, ())) for total, masks in left.items())
-            <= LISTED_LIMIT
-        )
         self.by_first: dict[int, list[int]] = defaultdict(list)
+        self.listed = False
+        if self.n <= LISTED_PLAYERS:
+            half = self.n // 2
+            left = _subset_sums(range(half), amounts)
+            right = _subset_sums(range(half, self.n), amounts)
+            self.listed = (
+                sum(len(masks) * len(right.get(-total, ())) for total, masks in left.items())
+                <= LISTED_LIMIT
+            )
         if self.listed:
             zero = [
                 a | b for total, masks in left.items() for b in right.get(-total, ()) for a in masks
@@ -284,24 +291,28 @@ class _Search:
         for quad in self.quads:
             if not quad & ~mask:
                 four |= quad
+        four &= ~three
+        others = k - 1
+        # What the rest leaves the first group: it takes a whole share at least.
+        share = _share(mask, three, four) - others + 1e-9
+        if share < 1:
+            return None
         players = list(_bits(mask))
         alone = _loners([self.amounts[i] for i in players])
-        others = k - 1
         limits = _Limits(
             mask=mask,
             others=others,
             largest=size - 3 * others,
             positives=positives - others,
             negatives=size - positives - others,
-            share=0,
+            share=share,
             three=three,
-            four=four & ~three,
+            four=four,
             loners=sum(1 << i for i, loner in zip(players, alone, strict=True) if loner),
         )
-        share = limits.share_of(mask) - others + 1e-9
-        if share < 1 or min(limits.room(positive), limits.room(mask & ~positive)) < k:
+        if min(limits.room(positive), limits.room(mask & ~positive)) < k:
             return None
-        return replace(limits, share=share)
+        return limits
 
     def _groups_of(self, first: int, mask: int, limits: _Limits) -> Iterator[int]:
         """The zero-sum subsets of ``mask`` holding ``first`` within ``limits`` (of

@@ -247,7 +247,7 @@ def test_hard_ledgers_of_24_are_proven_within_the_steps(amounts, fewest):
 
 
 def test_a_ledger_past_the_steps_is_only_called_short():
-    # One of the ledgers above that the default steps do not prove: the best split found
+    # One of the hard ledgers that the default steps do not prove: the best split found
     # is one payment longer than the fewest (18), and the plan does not claim more.
     amounts = [-46, 53, 32, -7, -23, 34, 32, -2, 47, 16, 27, -31, -43, 18, 1, -60, -36, 21]
     amounts += [45, 6, -14, 47, -10, -107]
