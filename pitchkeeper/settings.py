@@ -128,6 +128,21 @@ def env_json(name: str) -> dict:
     return value
 
 
+def redis_url(name: str, *, required: bool) -> str:
+    """A Redis address, redis://[:password@]host[:port][/database] (rediss:// for TLS,
+    unix:///path.sock?db=N), or "" when it is not set and not required."""
+    value = os.environ.get(name, "").strip()
+    if not value:
+        if required:
+            raise ImproperlyConfigured(f"{name} must be set (redis://host:6379/0).")
+        return ""
+    if not value.startswith(("redis://", "rediss://", "unix://")):
+        raise ImproperlyConfigured(
+            f"{name} must be a Redis URL such as redis://127.0.0.1:6379/1, not {value!r}."
+        )
+    return value
+
+
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "login"
@@ -347,6 +362,32 @@ TASKS_BACKEND = os.environ.get(
     else "django_tasks_db.DatabaseBackend",
 )
 TASKS = {"default": {"BACKEND": TASKS_BACKEND, "OPTIONS": env_json("TASKS_OPTIONS")}}
+# The queue in Redis, through RQ: its worker is `manage.py rqworker --job-class
+# django_tasks_rq.Job`, and its Redis database is TASKS_REDIS_URL's.
+TASKS_REDIS_URL = redis_url(
+    "TASKS_REDIS_URL", required=TASKS_BACKEND == "django_tasks_rq.RQBackend"
+)
+if TASKS_REDIS_URL:
+    INSTALLED_APPS += ["django_rq", "django_tasks_rq"]
+    RQ_QUEUES = {"default": {"URL": TASKS_REDIS_URL}}
+
+# Each process keeps its own cache (the replays of games and the plans of "fewest
+# payments"), which is right for one machine. Several machines share one in Redis,
+# CACHE_URL, in a Redis database of its own: not the queue's, whose keys RQ scans and
+# deletes by itself.
+CACHE_URL = redis_url("CACHE_URL", required=False)
+if CACHE_URL and CACHE_URL == TASKS_REDIS_URL:
+    raise ImproperlyConfigured(
+        "CACHE_URL and TASKS_REDIS_URL must name different Redis databases "
+        "(redis://host:6379/1 and redis://host:6379/0)."
+    )
+CACHES = {
+    "default": (
+        {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": CACHE_URL}
+        if CACHE_URL
+        else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
+    )
+}
 # A change re-rates up to this many later games in its own transaction (under 1 ms each
 # on a small machine, bench/bench_edit.py); more are left to the queue, which reads and
 # rates RERATE_STEP_GAMES at a time and holds the write lock only to write them.

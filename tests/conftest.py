@@ -278,3 +278,28 @@ def phone(browser, live_server, user, club):
 def page(phone):
     """One phone's page on the live server."""
     return phone.new_page()
+
+
+# ---- Redis (the shared cache and the RQ queue of several machines) ----
+
+
+@pytest.fixture
+def redis_url() -> str:
+    """A Redis database of the tests' own on the server REDIS_TEST_URL names
+    (redis://127.0.0.1:6379), emptied before and after each test: database 1, or
+    1 + N for the parallel runner's worker N, so that no two workers share one. Without
+    the server the tests that need it are skipped, and fail with CI set: `.ci/run`
+    starts Debian's Redis for them."""
+    server_url = os.environ.get("REDIS_TEST_URL", "").rstrip("/")
+    if not server_url:
+        if os.environ.get("CI"):
+            pytest.fail("REDIS_TEST_URL is not set, and CI is: .ci/run starts Redis.")
+        pytest.skip("REDIS_TEST_URL is not set")
+    import redis
+
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "gw0").removeprefix("gw")
+    url = f"{server_url}/{1 + int(worker)}"
+    server = redis.Redis.from_url(url)
+    server.flushdb()
+    yield url
+    server.flushdb()

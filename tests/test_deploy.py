@@ -84,6 +84,8 @@ def test_production_refuses_to_start_without_a_secret_key(tmp_path):
         ("INVITATION_DAYS", str(2**63), "INVITATION_DAYS must be a whole number"),
         ("INVITATION_DAYS", "-7", "INVITATION_DAYS must be a whole number"),
         ("INVITATION_DAYS", "a week", "INVITATION_DAYS must be a whole number"),
+        ("CACHE_URL", "memcached://127.0.0.1:11211", "CACHE_URL must be a Redis URL"),
+        ("TASKS_BACKEND", "django_tasks_rq.RQBackend", "TASKS_REDIS_URL must be set"),
     ],
 )
 def test_a_wrong_setting_is_refused_at_start(tmp_path, name, value, message):
@@ -110,11 +112,18 @@ print(json.dumps({
 }))
 """
 
+PRINT_SHARED = """
+import json, django
+django.setup()
+from django.conf import settings as s
+print(json.dumps({"cache": s.CACHES["default"], "apps": s.INSTALLED_APPS}))
+"""
 
-def settings_under(env: dict[str, str]) -> dict:
+
+def settings_under(env: dict[str, str], script: str = PRINT_SETTINGS) -> dict:
     env = {**env, "DJANGO_SETTINGS_MODULE": "pitchkeeper.settings"}
     done = subprocess.run(
-        [sys.executable, "-c", PRINT_SETTINGS],
+        [sys.executable, "-c", script],
         cwd=ROOT,
         env=env,
         capture_output=True,
@@ -123,6 +132,40 @@ def settings_under(env: dict[str, str]) -> dict:
     )
     assert done.returncode == 0, done.stderr
     return json.loads(done.stdout)
+
+
+def test_the_cache_and_the_queue_move_to_redis_each_in_its_own_database(tmp_path):
+    """One machine keeps a cache in each process; several share Redis, one database
+    for the cache and another for the queue, never the same one."""
+    alone = settings_under(production_env(tmp_path), PRINT_SHARED)
+    shared = settings_under(
+        production_env(
+            tmp_path,
+            CACHE_URL="redis://127.0.0.1:6379/1",
+            TASKS_BACKEND="django_tasks_rq.RQBackend",
+            TASKS_REDIS_URL="redis://127.0.0.1:6379/0",
+        ),
+        PRINT_SHARED,
+    )
+    clash = manage(
+        "check",
+        env=production_env(
+            tmp_path,
+            CACHE_URL="redis://127.0.0.1:6379/0",
+            TASKS_BACKEND="django_tasks_rq.RQBackend",
+            TASKS_REDIS_URL="redis://127.0.0.1:6379/0",
+        ),
+    )
+
+    assert alone["cache"] == {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
+    assert "django_tasks_rq" not in alone["apps"]
+    assert shared["cache"] == {
+        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "LOCATION": "redis://127.0.0.1:6379/1",
+    }
+    assert {"django_rq", "django_tasks_rq"} <= set(shared["apps"])
+    assert clash.returncode != 0
+    assert "must name different Redis databases" in clash.stderr
 
 
 def test_production_settings_are_secure_and_local_ones_work_over_http(tmp_path):

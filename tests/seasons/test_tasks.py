@@ -341,3 +341,33 @@ def _alive(pid: int) -> bool:
     except FileNotFoundError:
         return False
     return state != "Z"
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_rq_backend_runs_the_task_in_an_rq_worker(settings, make_game, club, redis_url):
+    """The queue of several machines: django-tasks-rq on Redis, its task run by an RQ
+    worker (here in the test's process, as `manage.py rqworker --burst` runs it)."""
+    import django_rq
+    from django_tasks_rq import Job
+    from rq import SimpleWorker
+
+    settings.TASKS = {"default": {"BACKEND": "django_tasks_rq.RQBackend"}}
+    settings.RQ_QUEUES = {"default": {"URL": redis_url}}
+    games = league(make_game)
+    settings.RERATE_INLINE_GAMES = 0
+    settings.RERATE_STEP_GAMES = 2
+    settings.RERATE_PAUSE_MS = 0
+    edit_first_hand(games[0])
+    queue = django_rq.get_queue("default", job_class=Job)
+    assert queue.count == 1 and RatingsDue.objects.exists()
+
+    worker = SimpleWorker([queue], connection=queue.connection, job_class=Job)
+    assert worker.work(burst=True, with_scheduler=False)
+
+    [job] = queue.finished_job_registry.get_job_ids()
+    # Two games a step, from the edited game to the last of the six.
+    assert queue.fetch_job(job).return_value() == 3
+    # The check against a dying worker waits its time in RQ's schedule.
+    assert queue.scheduled_job_registry.count == 1
+    assert not RatingsDue.objects.exists()
+    assert derived(club) == rebuilt(club)
