@@ -163,3 +163,38 @@ def test_a_database_from_before_the_domains_migrates_with_nothing_lost(tmp_path)
 
 def test_the_models_match_the_migrations(tmp_path):
     _manage(tmp_path / "empty.sqlite3", "makemigrations", "--check", "--dry-run")
+
+
+# A partnership game in which the dealer stole a 4, as the rule was before seed 001's
+# reading (`steal_up_to`): stored, it must still replay as it was scored.
+STOLEN_FOUR = {
+    "pitcher": "Dee",
+    "bid": 4,
+    "auction": [["Ann", 4], ["Bob", None], ["Cy", None], ["Dee", 4]],
+    "points": {"high": "Dee", "low": "Dee", "jack": "Dee", "game": "Dee"},
+}
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_partnership_game_stored_before_the_steal_limit_keeps_its_rule():
+    from pitchkeeper.rules import resolve_rules
+
+    latest = MigrationExecutor(connection).loader.graph.leaf_nodes("pitchkeeper")
+    old = migrate([("pitchkeeper", "0016_stats_indexes")])
+    before = resolve_rules("partnership").to_dict()
+    del before["steal_up_to"]
+    club = old.get_model("pitchkeeper", "Club").objects.create(name="Thursday")
+    ann = old.get_model("pitchkeeper", "Player").objects.create(club=club, name="Ann")
+    games = old.get_model("pitchkeeper", "Game").objects
+    played = games.create(club=club, rules=before, first_dealer=ann, share_token="a")
+    setback = games.create(
+        club=club, rules=resolve_rules("setback").to_dict(), first_dealer=ann, share_token="b"
+    )
+    written = games.get(pk=setback.pk).rules
+
+    new = migrate(latest)
+
+    stored = new.get_model("pitchkeeper", "Game").objects
+    assert resolve_rules(stored.get(pk=played.pk).rules).steal_up_to is None
+    assert stored.get(pk=setback.pk).rules == written
+    assert resolve_rules("partnership").steal_up_to == 3

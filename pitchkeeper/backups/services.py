@@ -185,6 +185,16 @@ class Restored:
     new_tokens: int = 0
 
 
+def _as_played(record: Any) -> Any:
+    """A game record whose whole ruleset was written before ``steal_up_to`` existed was
+    played with the steal of any bid below max_bid: it is restored under that rule, as
+    migration 0017 keeps the games stored before it."""
+    rules = record.get("rules") if isinstance(record, Mapping) else None
+    if isinstance(rules, Mapping) and "dealer_may_steal" in rules and "steal_up_to" not in rules:
+        return {**record, "rules": {**rules, "steal_up_to": None}}
+    return record
+
+
 def _list(data: Mapping[str, Any], key: str) -> list[Any]:
     value = data.get(key, [])
     if not isinstance(value, list):
@@ -307,7 +317,7 @@ class _Import:
         carried = {key: value for key, value in entry.items() if key not in ("record", "changes")}
         values = row_values(carried, _fields(Game), self.readers)
         changes = _list(entry, "changes")
-        record = parse_game(entry.get("record"))
+        record = parse_game(_as_played(entry.get("record")))
         players = roster(record.seating.players, club=self.club)
         for player in players.values():
             self.players.setdefault(player.name.casefold(), player.pk)

@@ -230,8 +230,15 @@ def _outbids(rules: Ruleset, bid: Contract, high: Contract | None, by_dealer: bo
 
 
 def _may_steal(rules: Ruleset, high: Contract) -> bool:
-    # Seed 000: a smudge (a bid of max_bid) cannot be taken away, nor can a moon bid.
-    return rules.dealer_may_steal and high.rank[0] == 0 and high.rank[1] != rules.max_bid
+    # Seed 000: a smudge (a bid of max_bid) cannot be taken away, nor can a moon bid;
+    # seed 001: in partnership, nothing above a 3 (steal_up_to).
+    bid = high.rank[1]
+    return (
+        rules.dealer_may_steal
+        and high.rank[0] == 0
+        and bid != rules.max_bid
+        and (rules.steal_up_to is None or bid <= rules.steal_up_to)
+    )
 
 
 def _moon_refusal(
@@ -312,7 +319,7 @@ def check_auction(
             )
         if high is not None and not _outbids(rules, offer, high, player == dealer):
             if offer.rank == high.rank and player == dealer and rules.dealer_may_steal:
-                what = f"a bid of {rules.max_bid}" if high.rank[0] == 0 else "a moon bid"
+                what = f"a bid of {high.rank[1]}" if high.rank[0] == 0 else "a moon bid"
                 raise RuleError(
                     f"{dealer} cannot take {high_bidder}'s {high_bid}: {what} cannot be taken away",
                     field="auction",

@@ -133,6 +133,9 @@ PRESETS: dict[str, Ruleset] = {
         partnership=True,
         target=11,
         max_bid=5,
+        # Seed 001: the steal only over 1, 2 or 3 ("Hvis andre spillere har bud 1, 2
+        # eller 3 ... kan forhandleren «stjele budet»"); seed 000: a four cannot be taken.
+        steal_up_to=3,
         all_pass="dealer_forced",
         low_to="capturer",
         smudge="all_tricks",
@@ -435,6 +438,9 @@ PRESETS: dict[str, Ruleset] = {
         target=21,
         min_bid=1,
         max_bid=5,
+        # Seed 001: the steal only over 1, 2 or 3 ("Hvis andre spillere har bud 1, 2
+        # eller 3 ... kan forhandleren «stjele budet»"); seed 000: a four cannot be taken.
+        steal_up_to=3,
         all_pass="dealer_forced",
         low_to="capturer",
         smudge="all_tricks",
@@ -746,6 +752,7 @@ NULLABLE = {
     "lose_at": "nobody loses by falling",
     "draw_at": "no draw",
     "forced_bid": "no hand forces a bid",
+    "steal_up_to": "any bid below max_bid",
 }
 
 

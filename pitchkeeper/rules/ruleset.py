@@ -135,6 +135,9 @@ class Ruleset:
     doubled_bids: bool = False
     moon_bids: tuple[MoonBid, ...] = ()
     dealer_may_steal: bool = True
+    # The highest bid the dealer may steal; null: any bid below max_bid. Seed 001 allows
+    # the steal only over 1, 2 or 3, and seed 000 says a four cannot be taken away.
+    steal_up_to: int | None = None
     all_pass: AllPass = "redeal"
     # With all_pass redeal: the next player deals instead of the same dealer.
     redeal_passes_deal: bool = False
@@ -246,6 +249,8 @@ class Ruleset:
             raise RuleError("forced_min_bid must be at least 1")
         if self.exact_bid_bonus < 0:
             raise RuleError("exact_bid_bonus must not be negative")
+        if self.steal_up_to is not None and self.steal_up_to < self.min_bid:
+            raise RuleError("steal_up_to must be one of the numbered bids, or null")
         if self.auction_until_one and self.dealer_may_steal:
             raise RuleError("an auction that goes round until one is left has no steal")
         if self.forced_bid is not None and not self.min_bid <= self.forced_bid <= self.highest_bid:

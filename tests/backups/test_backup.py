@@ -512,3 +512,28 @@ def test_bad_version_2_data_is_refused_and_saves_nothing(whole_club, user, case,
 
     assert message in str(refused.value) and "\n" not in str(refused.value)
     assert (counts(), Membership.objects.count(), Invitation.objects.count()) == before
+
+
+def test_a_partnership_game_backed_up_before_the_steal_limit_restores(club, user, make_game):
+    """A backup written before `steal_up_to` existed holds whole rulesets without it; its
+    games were played with the steal of a 4 and restore so, as migration 0017 keeps the
+    stored ones. The same hand under today's partnership rules is refused."""
+    teams = {"Jets": ["Ann", "Cy"], "Sharks": ["Bob", "Dee"]}
+    make_game("partnership", teams=teams)
+    data = club_export(club=club)
+    [game] = data["games"]
+    del game["record"]["rules"]["steal_up_to"]
+    game["record"]["hands"] = [
+        {
+            "auction": [["Bob", 4], ["Cy", None], ["Dee", None], ["Ann", 4]],
+            "points": {"high": "Ann", "low": "Ann", "jack": "Ann", "game": "Ann"},
+        }
+    ]
+
+    restored = club_import(data=copy.deepcopy(data), owner=user).club
+
+    [stored] = restored.games.all()
+    assert stored.hands.get().pitcher.name == "Ann"
+    game["record"]["rules"]["steal_up_to"] = 3
+    with pytest.raises(RuleError, match="Ann cannot take Bob's 4: a bid of 4 cannot be taken"):
+        club_import(data=data, owner=user)

@@ -859,15 +859,36 @@ def test_dealer_may_not_steal_a_four(rules):
     assert caught.value.message == "Dee cannot take Bob's 4: a bid of 4 cannot be taken away"
 
 
-def test_partnership_dealer_may_steal_a_four_but_not_the_smudge():
+@pytest.mark.parametrize(
+    ("preset", "bid"),
+    [("partnership", 2), ("partnership", 3), *(("partnership-21", bid) for bid in (1, 2, 3))],
+)
+def test_partnership_dealer_may_steal_a_one_two_or_three(preset, bid):
+    """Seed 001: "Hvis andre spillere har bud 1, 2 eller 3 ... kan forhandleren «stjele
+    budet»" (partnership's least bid is 2)."""
     assert check_auction(
-        PARTNERSHIP, TEAMS, "Dee", (("Ann", 4), ("Bob", None), ("Cy", None), ("Dee", 4))
-    ) == ("Dee", 4)
+        resolve_rules(preset),
+        TEAMS,
+        "Dee",
+        (("Ann", bid), ("Bob", None), ("Cy", None), ("Dee", bid)),
+    ) == ("Dee", bid)
+
+
+@pytest.mark.parametrize("preset", ["partnership", "partnership-21"])
+@pytest.mark.parametrize("bid", [4, 5])
+def test_partnership_dealer_may_not_steal_a_four_nor_the_smudge(preset, bid):
+    """Seed 000: "заявку невозможно отобрать у игрока, заказавшего четыре очка"; seed
+    001: the steal is over 1, 2 or 3 only. The smudge of 5 cannot be taken either."""
     with pytest.raises(RuleError) as caught:
         check_auction(
-            PARTNERSHIP, TEAMS, "Dee", (("Ann", 5), ("Bob", None), ("Cy", None), ("Dee", 5))
+            resolve_rules(preset),
+            TEAMS,
+            "Dee",
+            (("Ann", bid), ("Bob", None), ("Cy", None), ("Dee", bid)),
         )
-    assert caught.value.message == "Dee cannot take Ann's 5: a bid of 5 cannot be taken away"
+    assert caught.value.message == (
+        f"Dee cannot take Ann's {bid}: a bid of {bid} cannot be taken away"
+    )
 
 
 def test_without_steal_the_dealer_must_bid_higher():
@@ -986,7 +1007,9 @@ def test_pitch_with_bidding_bids_are_open_ended():
         (AUCTION_PITCH, (), ("Ann", [1, 2, 3, 4], True)),
         (AUCTION_PITCH, ALL_PASS[:3], ("Dee", [2, 3, 4], False)),
         (AUCTION_PITCH, (("Ann", 1), ("Bob", None), ("Cy", None)), ("Dee", [1, 2, 3, 4], True)),
-        (PARTNERSHIP, (("Ann", 4), ("Bob", None), ("Cy", None)), ("Dee", [4, 5], True)),
+        # Seed 001: a 4 cannot be stolen, so the dealer must go over it.
+        (PARTNERSHIP, (("Ann", 4), ("Bob", None), ("Cy", None)), ("Dee", [5], True)),
+        (PARTNERSHIP, (("Ann", 3), ("Bob", None), ("Cy", None)), ("Dee", [3, 4, 5], True)),
         (PARTNERSHIP, ALL_PASS[:3], ("Dee", [2, 3, 4, 5], False)),
         (WITH_BIDDING, (("Ann", 30), ("Bob", None), ("Cy", 40)), ("Dee", [41, 42], True)),
     ],
