@@ -194,12 +194,14 @@ LOGGING = {
     },
     "filters": {
         "debug_off": {"()": "django.utils.log.RequireDebugFalse"},
+        "one_line_forbidden": {"()": "pitchkeeper.core.logs.OneLineForbidden"},
     },
     "handlers": {
         "stderr": {
             "class": "logging.StreamHandler",
             "stream": "ext://sys.stderr",
             "formatter": "plain",
+            "filters": ["one_line_forbidden"],
         },
         "mail_admins": {
             "class": "django.utils.log.AdminEmailHandler",
@@ -277,8 +279,10 @@ AUTH_PASSWORD_VALIDATORS = [
 
 # Production: cookies only over HTTPS, HSTS, and a Content Security Policy that allows
 # only the app's own static files (no inline script anywhere, so none is allowed).
-SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = not DEBUG
-SESSION_COOKIE_HTTPONLY = True
+SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = LANGUAGE_COOKIE_SECURE = not DEBUG
+SESSION_COOKIE_HTTPONLY = LANGUAGE_COOKIE_HTTPONLY = True
+# Django leaves the language cookie without SameSite; the session and CSRF ones are Lax.
+LANGUAGE_COOKIE_SAMESITE = "Lax"
 SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", default=not DEBUG)
 # A load balancer may ask for the health check over plain HTTP.
 SECURE_REDIRECT_EXEMPT = [r"^health/$"]

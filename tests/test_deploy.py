@@ -102,6 +102,9 @@ from django.conf import settings as s
 print(json.dumps({
     "session_secure": s.SESSION_COOKIE_SECURE,
     "csrf_secure": s.CSRF_COOKIE_SECURE,
+    "language_cookie": [
+        s.LANGUAGE_COOKIE_SECURE, s.LANGUAGE_COOKIE_SAMESITE, s.LANGUAGE_COOKIE_HTTPONLY
+    ],
     "ssl_redirect": s.SECURE_SSL_REDIRECT,
     "hsts": s.SECURE_HSTS_SECONDS,
     "proxy_header": s.SECURE_PROXY_SSL_HEADER,
@@ -176,6 +179,9 @@ def test_production_settings_are_secure_and_local_ones_work_over_http(tmp_path):
     assert production == {
         "session_secure": True,
         "csrf_secure": True,
+        # The language chosen: over HTTPS only, not sent along from other sites' pages,
+        # and out of the page's scripts' reach (none reads it).
+        "language_cookie": [True, "Lax", True],
         "ssl_redirect": True,
         "hsts": 31_536_000,
         # Trusting X-Forwarded-Proto is only safe behind a proxy that sets it: opt-in.
@@ -189,6 +195,7 @@ def test_production_settings_are_secure_and_local_ones_work_over_http(tmp_path):
     assert proxied["proxy_header"] == ["HTTP_X_FORWARDED_PROTO", "https"]
     # runserver speaks plain HTTP: nothing may insist on HTTPS there.
     assert not local["session_secure"] and not local["csrf_secure"]
+    assert local["language_cookie"] == [False, "Lax", True]
     assert not local["ssl_redirect"] and local["hsts"] == 0
     assert local["email"] == "django.core.mail.backends.console.EmailBackend"
 

@@ -16,7 +16,11 @@ from pitchkeeper.core.limits import FIRST_DAY, LAST_DAY, LAST_PAGE, page_number
         ("", 1),
         ("3", 3),
         (" 7 ", 7),
-        ("１２", 12),
+        # Plain digits only: not other scripts' digits, nor Python's "1_000".
+        ("１２", 1),
+        ("٣", 1),
+        ("1_000", 1),
+        ("+3", 1),
         ("0", 1),
         ("-5", 1),
         ("x", 1),

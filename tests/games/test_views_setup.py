@@ -495,3 +495,14 @@ def test_a_team_name_is_normalised(client, players):
 
     assert response.status_code == 302
     assert set(Game.objects.get().seats.values_list("team", flat=True)) >= {"Us two"}
+
+
+@pytest.mark.parametrize("value", ["1_1", "١١", "１１", "+11", "11.0"])
+@pytest.mark.parametrize("field", ["target", "ante"])
+def test_a_setting_in_anything_but_plain_digits_is_refused(client, players, field, value):
+    seated = list(players.values())[:4]
+
+    response = start(client, setup_post(seated, **{field: value}))
+
+    refused(response, "Enter a whole number.")
+    assert not Game.objects.exists()

@@ -98,3 +98,39 @@ def test_any_page_number_of_a_players_games(client, season_games, page):
 
     assert client.get(url, {"page": page}).status_code == 200
     assert client.get(url, {"page": page}, **HTMX).status_code == 200
+
+
+# Python's int() and Decimal() read "1_000" and other scripts' digits; a person types
+# none of them, and a payment, a chip value or a player's id must not be read from them.
+NOT_PLAIN = ["1_000", "1 000", "١٠", "１０", "1e3", "+10", "10\n"]
+
+
+@pytest.mark.parametrize("chips", NOT_PLAIN)
+def test_a_payment_in_anything_but_plain_digits_is_refused(client, season_games, chips):
+    dee, bob = Player.objects.get(name="Dee"), season_games
+    url = reverse("ledger") + "?season=all"
+
+    response = client.post(url, {"payer": dee.pk, "payee": bob.pk, "chips": chips})
+
+    assert response.status_code == 400
+    assert not Payment.objects.exists()
+    assert "Choose two different players and at least one chip." in body(response)
+
+
+def test_a_payer_named_in_anything_but_plain_digits_is_refused(client, season_games):
+    dee, bob = Player.objects.get(name="Dee"), season_games
+    url = reverse("ledger") + "?season=all"
+
+    response = client.post(url, {"payer": f"{dee.pk}_0", "payee": bob.pk, "chips": "3"})
+
+    assert response.status_code == 400
+    assert not Payment.objects.exists()
+
+
+@pytest.mark.parametrize("value", NOT_PLAIN)
+def test_a_chip_value_in_anything_but_plain_digits_is_refused(client, season_games, value):
+    response = new_season(client, **{"new-chip_value": value})
+
+    assert response.status_code == 400
+    assert "Enter a number." in body(response)
+    assert not Season.objects.exists()

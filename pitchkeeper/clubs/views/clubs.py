@@ -21,6 +21,7 @@ from pitchkeeper.clubs.services import (
     player_link,
 )
 from pitchkeeper.clubs.services import invitation_accept as accept
+from pitchkeeper.core.limits import plain_int
 
 
 @require_http_methods(["GET", "POST"])
@@ -100,7 +101,7 @@ def _club_action(request: HttpRequest, owner: Membership) -> None:
 
 def _int(value: str | None) -> int:
     try:
-        return int(value or "")
+        return plain_int(value or "")
     except ValueError:
         raise Http404 from None
 

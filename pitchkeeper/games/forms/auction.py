@@ -28,7 +28,7 @@ def bid_value(text: str) -> Bid:
     """A bid as the form sends it ("6", "6x2", "moon") as the engine takes it: a moon
     bid's key starts with a letter and a doubled bid has its "x", so only a plain number
     is all digits."""
-    return int(text) if text.isdigit() else text
+    return int(text) if text.isascii() and text.isdigit() else text
 
 
 def auction_size(rules_round: bool, players: int, given: Any) -> int:

@@ -9,6 +9,7 @@ from django.utils.html import format_html
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _
 
+from pitchkeeper.core.limits import PlainIntegerField
 from pitchkeeper.games.forms.auction import PASS, AuctionEntry, auction_size, bid_value
 from pitchkeeper.games.forms.render import ChoicesInPython, pill_tags
 from pitchkeeper.games.replay import GameState
@@ -126,7 +127,7 @@ class HandForm(AuctionEntry, forms.Form):
                 )
             else:
                 for index, (side, _label) in enumerate(sides):
-                    self.fields[f"count_{category.key}_{index}"] = forms.IntegerField(
+                    self.fields[f"count_{category.key}_{index}"] = PlainIntegerField(
                         label=f"{category_label(category)}: {side}",
                         min_value=0,
                         max_value=category.max_count,

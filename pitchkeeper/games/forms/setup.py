@@ -23,6 +23,7 @@ from django.utils.translation import gettext_lazy
 from pitchkeeper.clubs.models import Club, Player
 from pitchkeeper.clubs.names import name_clean, name_key
 from pitchkeeper.clubs.players import player_add, player_name_check
+from pitchkeeper.core.limits import PlainDecimalField, PlainIntegerField, plain_int
 from pitchkeeper.games.forms.seats import SETTINGS, TEAMS, preset_settings, team_name
 from pitchkeeper.games.replay import GameState
 from pitchkeeper.games.services import game_create
@@ -75,7 +76,7 @@ class Row:
 
 def _seat(value: Any) -> int | None:
     try:
-        return int(value)
+        return plain_int(value)
     except (TypeError, ValueError):
         return None
 
@@ -106,8 +107,8 @@ class GameForm(forms.Form):
     # preset are never started with another.
     settings_for = forms.CharField(required=False, widget=forms.HiddenInput)
     # Nine-five plays to 101.
-    target = forms.IntegerField(label=gettext_lazy("Points to win"), min_value=1, max_value=999)
-    min_bid = forms.IntegerField(label=gettext_lazy("Lowest bid"), min_value=1, max_value=99)
+    target = PlainIntegerField(label=gettext_lazy("Points to win"), min_value=1, max_value=999)
+    min_bid = PlainIntegerField(label=gettext_lazy("Lowest bid"), min_value=1, max_value=99)
     dealer_may_steal = forms.BooleanField(
         label=gettext_lazy("The dealer may steal the bid"), required=False
     )
@@ -136,19 +137,19 @@ class GameForm(forms.Form):
         ],
         widget=forms.RadioSelect,
     )
-    chips_per_setback = forms.IntegerField(
+    chips_per_setback = PlainIntegerField(
         label=gettext_lazy("Extra chips per setback"),
         help_text=gettext_lazy("Each loser pays 1 chip, 2 at zero or below, plus these."),
         min_value=0,
         max_value=99,
     )
-    ante = forms.IntegerField(
+    ante = PlainIntegerField(
         label=gettext_lazy("Pot ante, in chips"),
         help_text=gettext_lazy("Each loser pays it once, and again for each setback."),
         min_value=0,
         max_value=99,
     )
-    chip_value = forms.DecimalField(
+    chip_value = PlainDecimalField(
         label=gettext_lazy("Money per chip"),
         help_text=gettext_lazy("Optional: shown beside the settlement."),
         required=False,
@@ -172,7 +173,7 @@ class GameForm(forms.Form):
         teams = [("", _("No team")), *((n, self._team_label(n)) for n in TEAMS)]
         for key in [*self.keys, NEW]:
             name = names.get(key, _("the new player"))
-            self.fields[f"seat_{key}"] = forms.IntegerField(
+            self.fields[f"seat_{key}"] = PlainIntegerField(
                 label=_("Seat of %(name)s") % {"name": name},
                 required=False,
                 min_value=1,

@@ -55,7 +55,7 @@ def _posted_number(request: HttpRequest, name: str) -> int | None:
     value = request.POST.get(name, "").strip()
     if not value:
         return None
-    if not value.isdecimal() or len(value) > 9:
+    if not (value.isascii() and value.isdecimal()) or len(value) > 9:
         raise Unreadable
     return int(value)
 

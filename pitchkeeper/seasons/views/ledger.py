@@ -14,6 +14,7 @@ from django.views.decorators.http import require_http_methods
 
 from pitchkeeper.clubs.access import club_player, club_view
 from pitchkeeper.clubs.models import Player
+from pitchkeeper.core.limits import plain_int
 from pitchkeeper.seasons.ledger import ledger, payment_record
 from pitchkeeper.seasons.spans import Span
 from pitchkeeper.seasons.views.leaderboard import _signed
@@ -45,7 +46,7 @@ def ledger_page(request: HttpRequest) -> HttpResponse:
         try:
             payer = _player(request, request.POST.get("payer"))
             payee = _player(request, request.POST.get("payee"))
-            chips = int(request.POST.get("chips", ""))
+            chips = plain_int(request.POST.get("chips", ""))
             payment_record(
                 club=_club(request),
                 span=span,
@@ -75,6 +76,6 @@ def ledger_page(request: HttpRequest) -> HttpResponse:
 
 def _player(request: HttpRequest, value: str | None) -> Player:
     try:
-        return club_player(request, int(value or ""))
+        return club_player(request, plain_int(value or ""))
     except ValueError:
         raise ValueError("no player") from None

@@ -14,7 +14,7 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST
 
 from pitchkeeper.clubs.access import ROLES_FOR, club_view
-from pitchkeeper.core.limits import FIRST_DAY, LAST_DAY
+from pitchkeeper.core.limits import FIRST_DAY, LAST_DAY, PlainDecimalField
 from pitchkeeper.seasons.models import Season
 from pitchkeeper.seasons.views.shared import _club, _partial
 
@@ -26,6 +26,7 @@ class SeasonForm(forms.ModelForm):
     class Meta:
         model = Season
         fields = ["name", "start", "end", "chip_value"]
+        field_classes = {"chip_value": PlainDecimalField}
         widgets = {
             "start": forms.DateInput(attrs=DAY_ATTRS, format="%Y-%m-%d"),
             "end": forms.DateInput(attrs=DAY_ATTRS, format="%Y-%m-%d"),
