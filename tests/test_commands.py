@@ -227,7 +227,7 @@ def test_hostile_files_are_refused_in_one_line(record_file, command, kind):
     [
         ("x" * 61, "at most 60 characters long; this one has 61"),
         ("", "Give the club a name."),
-        ("Pub\u200b", "invisible or control characters (U+200B)"),
+        ("Pub\u200b", "invisible or control characters (U+200B ZERO WIDTH SPACE)"),
     ],
 )
 def test_a_new_club_name_past_the_bounds_is_refused(record_file, game_data, name, message):

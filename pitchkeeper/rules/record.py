@@ -170,11 +170,31 @@ def normal_name(name: str) -> str:
 
 
 def hidden_character(name: str) -> str | None:
-    """The first invisible or control character in ``name``, as U+XXXX, if any."""
+    """The first character of ``name`` that cannot be seen, or that changes how the
+    characters around it look, as "U+XXXX ITS NAME", if any: control, format (zero
+    width, direction) and unassigned characters, blank letters (U+3164), variation
+    selectors, and a combining mark with no letter to sit on."""
+    before = " "
     for character in name:
-        if character in HIDDEN_CHARACTERS or unicodedata.category(character) in HIDDEN_CATEGORIES:
-            return f"U+{ord(character):04X}"
+        category = unicodedata.category(character)
+        lone_mark = category[0] == "M" and unicodedata.category(before)[0] not in "LMN"
+        if (
+            character in HIDDEN_CHARACTERS
+            or category in HIDDEN_CATEGORIES
+            or lone_mark
+            or _is_variation_selector(character)
+        ):
+            words = unicodedata.name(character, "")
+            return f"U+{ord(character):04X} {words}".rstrip()
+        before = character
     return None
+
+
+def _is_variation_selector(character: str) -> bool:
+    # They pick another picture of the character before them (an emoji, a CJK glyph),
+    # so "Ann" and "Ann\uFE0F" look alike; the Mongolian ones do the same.
+    code = ord(character)
+    return 0xFE00 <= code <= 0xFE0F or 0xE0100 <= code <= 0xE01EF or 0x180B <= code <= 0x180F
 
 
 def check_name(name: object, what: str) -> str:

@@ -43,7 +43,7 @@ BEYOND = {
     ),
     "a player with a zero-width space": (
         lambda d: d["players"].append({"name": "Ann\u200b"}),
-        "invisible or control character (U+200B)",
+        "invisible or control character (U+200B ZERO WIDTH SPACE)",
     ),
     "a player in full-width letters beside the plain one": (
         lambda d: d["players"].append({"name": "ＡＮＮ"}),

@@ -15,14 +15,22 @@ pytestmark = pytest.mark.django_db
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
 HIDDEN = [
-    ("\u200b", "U+200B"),
-    ("\u200b\u200c\u200d", "U+200B"),
-    ("An\u200bn", "U+200B"),
-    ("Ann\u202e", "U+202E"),
-    ("\ufeffAnn", "U+FEFF"),
-    ("\u3164", "U+3164"),
+    ("\u200b", "U+200B ZERO WIDTH SPACE"),
+    ("\u200b\u200c\u200d", "U+200B ZERO WIDTH SPACE"),
+    ("An\u200bn", "U+200B ZERO WIDTH SPACE"),
+    ("Ann\u202e", "U+202E RIGHT-TO-LEFT OVERRIDE"),
+    ("\ufeffAnn", "U+FEFF ZERO WIDTH NO-BREAK SPACE"),
+    ("\u3164", "U+3164 HANGUL FILLER"),
     ("A\x07nn", "U+0007"),
     ("a\x00b", "U+0000"),
+    ("Ann\x7f", "U+007F"),
+    ("Ann\u2028", "U+2028 LINE SEPARATOR"),
+    # Variation selectors and a mark with no letter under it look like nothing.
+    ("Ann\ufe0f", "U+FE0F VARIATION SELECTOR-16"),
+    ("Ann\U000e0100", "U+E0100 VARIATION SELECTOR-17"),
+    ("Ann\u180b", "U+180B MONGOLIAN FREE VARIATION SELECTOR ONE"),
+    ("\u0301Ann", "U+0301 COMBINING ACUTE ACCENT"),
+    ("Ann \u0301", "U+0301 COMBINING ACUTE ACCENT"),
 ]
 
 

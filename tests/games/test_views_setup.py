@@ -478,7 +478,10 @@ def test_the_screen_only_takes_get_and_post(client):
 @pytest.mark.parametrize(
     ("name", "message"),
     [
-        ("Us\u200b", "A name cannot contain invisible or control characters (U+200B)."),
+        (
+            "Us\u200b",
+            "A name cannot contain invisible or control characters (U+200B ZERO WIDTH SPACE).",
+        ),
         ("ＡＮＮ", "A team cannot have a player&#x27;s name."),
     ],
 )

@@ -84,7 +84,7 @@ def test_the_new_player_as_first_dealer_stays_the_first_dealer(client, club):
     ("name", "message"),
     [
         ("", "Give the player a name."),
-        ("Ann\u200b", "invisible or control characters (U+200B)"),
+        ("Ann\u200b", "invisible or control characters (U+200B ZERO WIDTH SPACE)"),
         ("A" * 100_000, "at most"),
         ("bob", "There is already a player called Bob"),
     ],
