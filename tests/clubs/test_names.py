@@ -24,7 +24,7 @@ HIDDEN = [
     ("A\x07nn", "U+0007"),
     ("a\x00b", "U+0000"),
     ("Ann\x7f", "U+007F"),
-    ("Ann\u2028", "U+2028 LINE SEPARATOR"),
+    ("An\u2028n", "U+2028 LINE SEPARATOR"),
     # Variation selectors and a mark with no letter under it look like nothing.
     ("Ann\ufe0f", "U+FE0F VARIATION SELECTOR-16"),
     ("Ann\U000e0100", "U+E0100 VARIATION SELECTOR-17"),
