@@ -68,12 +68,16 @@ def test_the_exports_of_a_season_ending_on_the_last_day_are_whole(client, club, 
         assert body(response).strip(), name
 
 
+def pay(client, bob: Player, **fields):
+    """Dee pays Bob on the all-time ledger; ``fields`` replace what is posted."""
+    dee = Player.objects.get(name="Dee")
+    data = {"payer": dee.pk, "payee": bob.pk, **fields}
+    return client.post(reverse("ledger") + "?season=all", data)
+
+
 @pytest.mark.parametrize("chips", [str(MOST_CHIPS + 1), str(2**63), "9" * 5000])
 def test_a_payment_past_the_largest_column_is_refused(client, season_games, chips):
-    dee, bob = Player.objects.get(name="Dee"), season_games
-    url = reverse("ledger") + "?season=all"
-
-    response = client.post(url, {"payer": dee.pk, "payee": bob.pk, "chips": chips})
+    response = pay(client, season_games, chips=chips)
 
     assert response.status_code == 400
     assert not Payment.objects.exists()
@@ -107,10 +111,7 @@ NOT_PLAIN = ["1_000", "1 000", "١٠", "１０", "1e3", "+10", "10\n"]
 
 @pytest.mark.parametrize("chips", NOT_PLAIN)
 def test_a_payment_in_anything_but_plain_digits_is_refused(client, season_games, chips):
-    dee, bob = Player.objects.get(name="Dee"), season_games
-    url = reverse("ledger") + "?season=all"
-
-    response = client.post(url, {"payer": dee.pk, "payee": bob.pk, "chips": chips})
+    response = pay(client, season_games, chips=chips)
 
     assert response.status_code == 400
     assert not Payment.objects.exists()
@@ -118,10 +119,9 @@ def test_a_payment_in_anything_but_plain_digits_is_refused(client, season_games,
 
 
 def test_a_payer_named_in_anything_but_plain_digits_is_refused(client, season_games):
-    dee, bob = Player.objects.get(name="Dee"), season_games
-    url = reverse("ledger") + "?season=all"
+    dee = Player.objects.get(name="Dee")
 
-    response = client.post(url, {"payer": f"{dee.pk}_0", "payee": bob.pk, "chips": "3"})
+    response = pay(client, season_games, payer=f"{dee.pk}_0", chips="3")
 
     assert response.status_code == 400
     assert not Payment.objects.exists()
