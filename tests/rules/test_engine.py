@@ -1222,18 +1222,48 @@ def test_bad_seatings(players, teams, message):
 
 
 @pytest.mark.parametrize(
-    "teams",
+    ("teams", "first", "second"),
     [
-        (Team("N", ("Ann", "Dee")), Team("E", ("Bob", "Eve")), Team("S", ("Cy", "Fay"))),
-        (Team("Odd", ("Ann", "Cy", "Eve")), Team("Even", ("Bob", "Dee", "Fay"))),
+        (
+            (Team("N", ("Ann", "Dee")), Team("E", ("Bob", "Eve")), Team("S", ("Cy", "Fay"))),
+            # Ann makes 2 (High, her partner Dee's Low); Bob's Jack and Eve's side's
+            # Game give E 2.
+            {"N": 2, "E": 2, "S": 0},
+            # Eve bids 3 and E takes only High: set back 3. S takes Low, Jack and Game.
+            {"N": 2, "E": -1, "S": 3},
+        ),
+        (
+            (Team("Odd", ("Ann", "Cy", "Eve")), Team("Even", ("Bob", "Dee", "Fay"))),
+            # Ann makes 2 (High, and Game through Eve); Even takes Low and Jack.
+            {"Odd": 2, "Even": 2},
+            # Eve makes 3 (High, Cy's Low, the Game); Even takes Jack.
+            {"Odd": 5, "Even": 3},
+        ),
     ],
     ids=["three teams of two", "two teams of three"],
 )
-def test_six_players_in_partnerships(teams):
+def test_six_players_in_partnerships(teams, first, second):
     seating = Seating(("Ann", "Bob", "Cy", "Dee", "Eve", "Fay"), teams)
-    result = replay(PARTNERSHIP, seating, "Fay", [])
+    team_of = {player: team.name for team in teams for player in team.members}
+    hands = [
+        HandRecord(
+            pitcher="Ann",
+            bid=2,
+            points={"high": "Ann", "low": "Dee", "jack": "Bob", "game": team_of["Eve"]},
+        ),
+        HandRecord(
+            pitcher="Eve",
+            bid=3,
+            points={"high": "Eve", "low": "Cy", "jack": "Fay", "game": team_of["Cy"]},
+        ),
+    ]
 
+    assert replay(PARTNERSHIP, seating, "Fay", hands[:1]).scores == first
+    result = replay(PARTNERSHIP, seating, "Fay", hands)
     assert result.sides == tuple(t.name for t in teams)
+    assert [hand.dealer for hand in result.hands] == ["Fay", "Ann"]
+    assert [hand.pitching_side for hand in result.hands] == [team_of["Ann"], team_of["Eve"]]
+    assert result.scores == second
 
 
 # --- Team games --------------------------------------------------------------------------
