@@ -359,7 +359,8 @@ def test_pages_cost_a_fixed_number_of_queries(client, make_game, club, season_ga
 def test_query_counts(client, season_games, django_assert_num_queries, page, queries):
     url = pages(season_games)[page] + "?season=all"
     with django_assert_num_queries(queries):
-        client.get(url)
+        response = client.get(url)
+    assert response.status_code == 200
 
 
 def test_the_ledger_says_when_its_plan_is_only_short(client, season_games):

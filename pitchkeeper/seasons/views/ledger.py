@@ -46,7 +46,7 @@ def ledger_page(request: HttpRequest) -> HttpResponse:
         try:
             payer = _player(request, request.POST.get("payer"))
             payee = _player(request, request.POST.get("payee"))
-            chips = plain_int(request.POST.get("chips", ""))
+            chips = _chips(request.POST.get("chips", ""))
             payment_record(
                 club=_club(request),
                 span=span,
@@ -72,6 +72,16 @@ def ledger_page(request: HttpRequest) -> HttpResponse:
                 return redirect(reverse("ledger") + _query(span))
     template = "seasons/ledger.html#ledger" if _partial(request) else "seasons/ledger.html"
     return render(request, template, _ledger_context(request, span), status=status)
+
+
+def _chips(value: str) -> int:
+    """The chips typed, or 0 when they are no plain whole number that Python reads (a
+    letter, or thousands of digits): payment_record then refuses 0 with the payment's
+    bounds, which say what is wanted, rather than a message about the players."""
+    try:
+        return plain_int(value)
+    except ValueError:
+        return 0
 
 
 def _player(request: HttpRequest, value: str | None) -> Player:
