@@ -6,24 +6,13 @@ records; the rest of the app stores facts and calls in.
 
 from __future__ import annotations
 
+from .auction import bidding_order, check_auction, eldest_of, legal_bids
 from .bids import Contract, all_bids, contract, describe_bids
-from .engine import (
-    GameResult,
-    HandRecord,
-    HandResult,
-    Reach,
-    bidding_order,
-    check_auction,
-    eldest_of,
-    legal_bids,
-    play_on,
-    replay,
-    settle,
-    settled_per_player,
-)
+from .engine import play_on, replay, settle, settled_per_player
 from .errors import RuleError
 from .presets import DEFAULT_PRESET, GROUPS, PRESET_INFO, PRESETS, PresetInfo, resolve_rules
 from .record import FORMAT, GameRecord, game_to_data, load_json, parse_game
+from .results import GameResult, HandRecord, HandResult, Reach
 from .ruleset import Bid, Category, MoonBid, Ruleset
 from .seating import Seating, Team
 

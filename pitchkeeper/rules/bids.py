@@ -38,6 +38,15 @@ class Contract:
     wins_from_hole: bool = True
     loses_game: bool = False
 
+    @property
+    def level(self) -> int | None:
+        """The number of a numbered bid, doubled or not; None for a moon bid."""
+        return self.rank[1] if self.rank[0] == 0 else None
+
+    def below(self, level: int) -> bool:
+        """Whether this bid ranks under a plain bid of ``level``."""
+        return self.rank < (0, level, 0)
+
 
 def contract(rules: Ruleset, bid: object) -> Contract | None:
     """The contract of ``bid``, or None when the rules have no such bid."""

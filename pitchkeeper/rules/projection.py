@@ -14,9 +14,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .engine import GameResult, play_on
+from .engine import play_on
 from .errors import RuleError
 from .record import MAX_HANDS, GameRecord, parse_game, parse_hands, result_to_data
+from .results import GameResult
 
 # The records replayed lately, by their text. In the browser a replay costs about 15 ms
 # a hand, so a Save plays one hand on from the record the page holds, and the record

@@ -14,9 +14,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .engine import GameResult, HandRecord, HandResult, replay
+from .engine import replay
 from .errors import RuleError
 from .presets import resolve_rules
+from .results import GameResult, HandRecord, HandResult
 from .ruleset import Bid, Ruleset
 from .seating import Seating, Team
 

@@ -20,7 +20,7 @@ from pitchkeeper.games.hands import (
 from pitchkeeper.games.models import Hand
 from pitchkeeper.games.replay import GameState, game_state
 from pitchkeeper.rules import HandRecord
-from pitchkeeper.rules.engine import _Game
+from pitchkeeper.rules.engine import RunningGame
 
 pytestmark = pytest.mark.django_db
 
@@ -59,13 +59,13 @@ def state(make_game) -> GameState:
 def played(monkeypatch) -> list[int]:
     """The hands the engine plays from here on, by number (each replay from the first)."""
     numbers: list[int] = []
-    play = _Game.play
+    play = RunningGame.play
 
-    def counted(self: _Game, record: HandRecord) -> None:
+    def counted(self: RunningGame, record: HandRecord) -> None:
         numbers.append(len(self.hands) + 1)
         play(self, record)
 
-    monkeypatch.setattr(_Game, "play", counted)
+    monkeypatch.setattr(RunningGame, "play", counted)
     return numbers
 
 

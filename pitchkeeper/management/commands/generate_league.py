@@ -49,7 +49,7 @@ from pitchkeeper.rules import (
 
 # The engine's running game, played one hand at a time: replay() would replay the whole
 # game again for every hand dealt.
-from pitchkeeper.rules.engine import _Game
+from pitchkeeper.rules.engine import RunningGame
 from pitchkeeper.seasons.derive import derive, rollups_rebuild
 from pitchkeeper.seasons.models import Season
 from pitchkeeper.seasons.ratings import ratings_recompute
@@ -220,7 +220,7 @@ class League:
         if rules.partnership:
             teams = (Team("North", tuple(names[0::2])), Team("South", tuple(names[1::2])))
         seating = Seating(tuple(names), teams)
-        game = _Game(
+        game = RunningGame(
             rules,
             seating,
             dealer=names[0],
@@ -240,7 +240,7 @@ class League:
         result = game.result()
         return rules, seating, records, result, self.finish_time(index)
 
-    def hand(self, game: _Game) -> HandRecord:
+    def hand(self, game: RunningGame) -> HandRecord:
         """One legal hand at this point of the game."""
         rules, seating, rng = game.rules, game.seating, self.random
         if rng.random() < 0.01:
