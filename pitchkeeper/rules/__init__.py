@@ -10,10 +10,11 @@ from .auction import bidding_order, check_auction, eldest_of, legal_bids
 from .bids import Contract, all_bids, contract, describe_bids
 from .engine import play_on, replay, settle, settled_per_player
 from .errors import RuleError
-from .presets import DEFAULT_PRESET, GROUPS, PRESET_INFO, PRESETS, PresetInfo, resolve_rules
+from .presets import DEFAULT_PRESET, GROUPS, PRESET_INFO, PRESETS
 from .record import FORMAT, GameRecord, game_to_data, load_json, parse_game
+from .resolve import resolve_rules
 from .results import GameResult, HandRecord, HandResult, Reach
-from .ruleset import Bid, Category, MoonBid, Ruleset
+from .ruleset import Bid, Category, MoonBid, Preset, Ruleset
 from .seating import Seating, Team
 
 __all__ = [
@@ -30,7 +31,7 @@ __all__ = [
     "HandRecord",
     "HandResult",
     "MoonBid",
-    "PresetInfo",
+    "Preset",
     "Reach",
     "RuleError",
     "Ruleset",

@@ -16,7 +16,7 @@ from typing import Any
 
 from .engine import replay
 from .errors import RuleError
-from .presets import resolve_rules
+from .resolve import resolve_rules
 from .results import GameResult, HandRecord, HandResult
 from .ruleset import Bid, Ruleset
 from .seating import Seating, Team

@@ -9,7 +9,7 @@ so a stored ruleset that lacks it still means what it meant.
 from __future__ import annotations
 
 import re
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from typing import Any, Literal
 
 from .errors import RuleError
@@ -18,6 +18,7 @@ Kind = Literal["one", "count"]
 AllPass = Literal["redeal", "dealer_forced"]
 LowTo = Literal["holder", "capturer"]
 Smudge = Literal["none", "wins_game", "all_tricks"]
+Group = Literal["classic", "partnership", "ten-point", "nine-five", "other"]
 MadeScores = Literal["taken", "bid"]
 Winner = Literal["count_order", "bidder_out", "highest_total"]
 Settlement = Literal["chips", "pot", "none"]
@@ -299,6 +300,30 @@ class Ruleset:
         return data
 
 
+def gettext_noop(text: str) -> str:
+    """Marks a preset's words for translation where they are written (makemessages
+    collects the calls); the screens translate them when they show them, and the engine
+    itself keeps them in English."""
+    return text
+
+
+@dataclass(frozen=True)
+class Preset:
+    """A preset, written once: its key (which its rules take as ``preset``), its name,
+    its group on the new-game screen, a line on how it plays, the seed (and section of
+    seed 004) it comes from, and its rules."""
+
+    key: str
+    label: str
+    group: Group
+    description: str
+    source: str
+    rules: Ruleset
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "rules", replace(self.rules, preset=self.key))
+
+
 __all__ = [
     "BIG_JOKER",
     "Bid",
@@ -320,6 +345,7 @@ __all__ = [
     "OFF_FIVE",
     "OFF_JACK",
     "OFF_THREE",
+    "Preset",
     "Ruleset",
     "TEN",
     "THREE",

@@ -27,7 +27,12 @@ from pitchkeeper.core.limits import PlainDecimalField, PlainIntegerField, plain_
 from pitchkeeper.games.forms.seats import SETTINGS, TEAMS, preset_settings, team_name
 from pitchkeeper.games.replay import GameState
 from pitchkeeper.games.services import game_create
-from pitchkeeper.games.words import PRESET_DESCRIPTIONS, PRESET_LABELS, preset_groups, preset_label
+from pitchkeeper.games.words import (
+    preset_description,
+    preset_groups,
+    preset_label,
+    preset_label_lazy,
+)
 from pitchkeeper.rules import DEFAULT_PRESET, PRESETS, RuleError, Ruleset, resolve_rules
 from pitchkeeper.rules.record import MAX_NAME_LENGTH
 
@@ -100,7 +105,7 @@ class GameForm(forms.Form):
     )
     preset = forms.ChoiceField(
         label=gettext_lazy("Game"),
-        choices=[(name, PRESET_LABELS[name]) for name in PRESETS],
+        choices=[(name, preset_label_lazy(name)) for name in PRESETS],
         widget=PresetButtons,
     )
     # The preset the settings below were filled in for, so that settings shown for one
@@ -241,7 +246,7 @@ class GameForm(forms.Form):
     @property
     def presets(self) -> list[tuple[forms.BoundField, str]]:
         """Each preset's radio button with its one-line description."""
-        return [(radio, PRESET_DESCRIPTIONS[radio.data["value"]]) for radio in self["preset"]]
+        return [(radio, preset_description(radio.data["value"])) for radio in self["preset"]]
 
     @property
     def preset_groups(self) -> list[PresetGroup]:
@@ -253,7 +258,7 @@ class GameForm(forms.Form):
                 key,
                 label,
                 picked in names,
-                [(radios[name], PRESET_DESCRIPTIONS[name]) for name in names],
+                [(radios[name], preset_description(name)) for name in names],
             )
             for key, label, names in preset_groups()
         ]
