@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import logging
 
+from django.db import InterfaceError, OperationalError
+
 
 class OneLineForbidden(logging.Filter):
     """A 403 is written on one line. Django logs a PermissionDenied with its traceback,
@@ -16,6 +18,11 @@ class OneLineForbidden(logging.Filter):
             record.exc_info = None
             record.exc_text = None
         return True
+
+
+# The errors of a database that cannot be reached: refused, restarting, the connection
+# cut (a lock that timed out is an OperationalError too: it is worth a retry as well).
+DATABASE_DOWN = (OperationalError, InterfaceError)
 
 
 def database_error_line(error: BaseException) -> str:

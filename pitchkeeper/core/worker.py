@@ -33,20 +33,17 @@ from datetime import timedelta
 from typing import Any
 
 from django.conf import settings
-from django.db import InterfaceError, OperationalError, connections
+from django.db import connections
 from django.db.models.functions import Now
 from django_tasks_db.compat import TaskResultStatus
 from django_tasks_db.management.commands import db_worker
 from django_tasks_db.models import DBTaskResult
 
-from pitchkeeper.core.logs import database_error_line
+from pitchkeeper.core.logs import DATABASE_DOWN, database_error_line
 from pitchkeeper.core.models import WorkerBeat
 
 logger = logging.getLogger(__name__)
 
-# The errors of a database that cannot be reached (refused, restarting, the connection
-# cut); a lock that timed out is an OperationalError too, and is also worth a retry.
-DATABASE_DOWN = (OperationalError, InterfaceError)
 DATABASE_DOWN_PATHS = {f"{kind.__module__}.{kind.__qualname__}" for kind in DATABASE_DOWN}
 BACKOFF_FIRST = 0.5
 BACKOFF_CAP = 30.0
