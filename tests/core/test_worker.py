@@ -111,6 +111,43 @@ def test_a_task_cut_short_again_and_again_is_failed(database_queue, caplog):
     assert f"cut short {ATTEMPTS} times" in caplog.text
 
 
+def test_a_worker_looks_for_dead_workers_only_after_a_whole_limit_with_the_database(
+    settings, monkeypatch
+):
+    """Another worker may have been unable to beat while the database was away: the
+    search waits until this one has reached the database for WORKER_DEAD_SECONDS, after
+    its start and again after every outage."""
+    settings.WORKER_DEAD_SECONDS = 0.6  # a beat every 0.1 s
+    events: list[tuple[str, float]] = []
+    outcomes = iter(["beat"] * 9 + ["lost"] + ["beat"] * 100)
+
+    def beat(*, worker_id):
+        outcome = next(outcomes)
+        events.append((outcome, time.monotonic()))
+        if outcome == "lost":
+            raise OperationalError("the database system is starting up")
+
+    monkeypatch.setattr(worker_module, "worker_beat", beat)
+    monkeypatch.setattr(
+        worker_module,
+        "tasks_orphaned_put_back",
+        lambda **kwargs: events.append(("search", time.monotonic())),
+    )
+    beats = worker_module.Beats(worker_id="w", backend_name="default")
+    beats.start()
+    time.sleep(2.2)
+    beats.stop()
+
+    def first(what: str, after: float = 0) -> float:
+        return next(at for kind, at in events if kind == what and at > after)
+
+    lost = first("lost")
+    # From the first beat on 0.6 s, until the outage, and from the next beat on 0.6 s.
+    assert first("search") - first("beat") >= 0.6
+    assert first("search") < lost
+    assert first("search", lost) - first("beat", lost) >= 0.6
+
+
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.parametrize("recorded", [True, False], ids=["failure recorded", "not recorded"])
 def test_a_task_the_database_cut_short_is_run_again(
