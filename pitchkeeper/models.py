@@ -9,7 +9,7 @@ domains had folders of their own.
 from __future__ import annotations
 
 from pitchkeeper.clubs.models import Club, Invitation, Membership, Player, Role, new_token
-from pitchkeeper.core.models import Heartbeat
+from pitchkeeper.core.models import Heartbeat, WorkerBeat
 from pitchkeeper.games.models import Game, GameQuerySet, Hand, HandChange, Seat
 from pitchkeeper.seasons.models import (
     GameCount,
@@ -48,5 +48,6 @@ __all__ = [
     "Season",
     "Seat",
     "StatsZone",
+    "WorkerBeat",
     "new_token",
 ]

@@ -58,10 +58,11 @@ INSTALLED_APPS = [
     # loaded as "template.html#partial"; it replaces APP_DIRS with an explicit loader list.
     "template_partials",
     # Background tasks (the backport of Django 6's django.tasks) and their database
-    # backend, whose worker is `manage.py db_worker`.
+    # backend, whose worker is `manage.py db_worker`: the app's own, which outlives a
+    # database restart, since the app comes first (the first app's command wins).
     "django_tasks",
-    "django_tasks_db",
     "pitchkeeper",
+    "django_tasks_db",
 ]
 
 MIDDLEWARE = [
@@ -403,3 +404,7 @@ RERATE_PAUSE_MS = env_int("RERATE_PAUSE_MS", 50, 0, 60_000)
 # A re-rating task queues a check this many seconds on, which carries on should its
 # worker die half-way.
 RERATE_RETRY_SECONDS = env_int("RERATE_RETRY_SECONDS", 60, 1, 86_400)
+# A task worker (manage.py db_worker) that has written no beat for this many seconds is
+# taken for dead, and the task it left running is run again (core.worker); a live one
+# beats six times as often.
+WORKER_DEAD_SECONDS = env_int("WORKER_DEAD_SECONDS", 60, 2, 86_400)

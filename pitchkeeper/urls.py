@@ -42,3 +42,6 @@ urlpatterns = [
     path("i18n/setlang/", login_not_required(set_language), name="set_language"),
     path("admin/", admin.site.urls),
 ]
+
+# A database that cannot be reached answers 503 (core.views.server_error).
+handler500 = "pitchkeeper.core.views.server_error"

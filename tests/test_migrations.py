@@ -140,12 +140,14 @@ def test_a_database_from_before_the_domains_migrates_with_nothing_lost(tmp_path)
     assert {name: after[name] for name in before} == before
     # The tables added since: the health check's row (written by the first check), the
     # time zone each club's statistics were built in, where ratings are still due
-    # (nowhere: the migrated statistics are whole), and the head-to-head and runs
-    # rollups, filled from the league's lines (checked against a rebuild below).
+    # (nowhere: the migrated statistics are whole), the task workers' beats (none yet),
+    # and the head-to-head and runs rollups, filled from the league's lines (checked
+    # against a rebuild below).
     assert {name: n for name, n in after.items() if name not in before} == {
         "pitchkeeper_heartbeat": 0,
         "pitchkeeper_statszone": 1,
         "pitchkeeper_ratingsdue": 0,
+        "pitchkeeper_workerbeat": 0,
         "pitchkeeper_monthpair": 412,
         "pitchkeeper_monthrun": 86,
     }

@@ -1,8 +1,11 @@
-"""What the log keeps of a request that was turned away."""
+"""What the log keeps of a request that was turned away, and of a database that could
+not be reached."""
 
 from __future__ import annotations
 
 import logging
+
+from django.db import InterfaceError, OperationalError
 
 
 class OneLineForbidden(logging.Filter):
@@ -15,3 +18,15 @@ class OneLineForbidden(logging.Filter):
             record.exc_info = None
             record.exc_text = None
         return True
+
+
+# The errors of a database that cannot be reached: refused, restarting, the connection
+# cut (a lock that timed out is an OperationalError too: it is worth a retry as well).
+DATABASE_DOWN = (OperationalError, InterfaceError)
+
+
+def database_error_line(error: BaseException) -> str:
+    """The database's error on one line: its message says what happened (refused, not
+    started, terminated), and a traceback through the ORM would say nothing more, once
+    per request or per retry for as long as the database is away."""
+    return " ".join(str(error).split()) or type(error).__name__

@@ -1,9 +1,11 @@
-"""What belongs to the site as a whole rather than to a domain: the health check, and
-the rules engine's worker and package for the phone."""
+"""What belongs to the site as a whole rather than to a domain: the health check, the
+answer while the database cannot be reached, and the rules engine's worker and package
+for the phone."""
 
 from __future__ import annotations
 
 import logging
+import sys
 
 from csp.constants import SELF, UNSAFE_EVAL
 from csp.decorators import csp_replace
@@ -14,15 +16,22 @@ from django.shortcuts import render
 from django.templatetags.static import static
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.cache import add_never_cache_headers
 from django.views.decorators.cache import cache_control, never_cache
 from django.views.decorators.http import require_GET
+from django.views.defaults import server_error as django_server_error
 
 from pitchkeeper.core.engine import PREFIX, bundle
+from pitchkeeper.core.logs import DATABASE_DOWN, database_error_line
 from pitchkeeper.core.models import Heartbeat
 
 JAVASCRIPT = "text/javascript; charset=utf-8"
 
 logger = logging.getLogger(__name__)
+
+# How soon a browser or a client is asked to try again while the database is away (a
+# restart takes seconds, a failover about a minute).
+RETRY_AFTER_SECONDS = 30
 
 
 @login_not_required
@@ -35,10 +44,35 @@ def health(request: HttpRequest) -> JsonResponse:
     try:
         with transaction.atomic():
             Heartbeat.objects.update_or_create(pk=1, defaults={"beat": timezone.now()})
-    except DatabaseError:
-        logger.exception("Health check: the database refused a write")
+    except DatabaseError as error:
+        # One line: a load balancer asks every few seconds for as long as it lasts.
+        logger.error("Health check: the database refused a write: %s", database_error_line(error))
         return JsonResponse({"status": "error", "reason": "database not writable"}, status=503)
     return JsonResponse({"status": "ok"})
+
+
+def server_error(request: HttpRequest) -> HttpResponse:
+    """Django's handler500, called with the exception the request ended in, wherever it
+    was raised (a view, or a middleware loading the session). A database that cannot be
+    reached is no fault of the page: 503 with Retry-After and a short page of its own in
+    the user's language, which asks nothing of the database, logged on one line. Any
+    other error is Django's 500 as before."""
+    error = sys.exception()
+    if not isinstance(error, DATABASE_DOWN):
+        return django_server_error(request)
+    logger.error(
+        "Database unreachable, %s %s answered 503: %s",
+        request.method,
+        request.path,
+        database_error_line(error),
+    )
+    response = render(request, "core/unavailable.html", status=503)
+    response["Retry-After"] = str(RETRY_AFTER_SECONDS)
+    add_never_cache_headers(response)
+    # Django's own mark for a response already logged: its request log would write the
+    # error again, with its traceback, and mail it to ADMINS, once for every request.
+    response._has_been_logged = True  # type: ignore[attr-defined]
+    return response
 
 
 # Brython compiles Python to JavaScript and runs it with new Function(): the worker alone
