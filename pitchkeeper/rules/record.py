@@ -34,10 +34,11 @@ MAX_JSON_DEPTH = 32
 MAX_JSON_DIGITS = 18
 # Invisible or control characters in a name: control (Cc), format (Cf: zero-width,
 # direction overrides), private use, surrogates, unassigned, line and paragraph
-# separators; and the blank letters that look like nothing (Hangul fillers, the blank
-# Braille pattern, the combining grapheme joiner).
+# separators; and the letters and signs drawn as nothing (the Hangul fillers, the blank
+# Braille pattern, the combining grapheme joiner, the Khmer inherent vowels, the Khitan
+# filler, the musical null notehead).
 HIDDEN_CATEGORIES = {"Cc", "Cf", "Co", "Cs", "Cn", "Zl", "Zp"}
-HIDDEN_CHARACTERS = set("\u034f\u115f\u1160\u17b4\u17b5\u2800\u3164\uffa0")
+HIDDEN_CHARACTERS = set("\u034f\u115f\u1160\u17b4\u17b5\u2800\u3164\uffa0\U00016fe4\U0001d159")
 GAME_KEYS = {"format", "id", "rules", "players", "teams", "first_dealer", "hands", "result"}
 HAND_KEYS = {
     "misdeal",
