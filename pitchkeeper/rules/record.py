@@ -174,7 +174,13 @@ def hidden_character(name: str) -> str | None:
     """The first character of ``name`` that cannot be seen, or that changes how the
     characters around it look, as "U+XXXX ITS NAME", if any: control, format (zero
     width, direction) and unassigned characters, blank letters (U+3164), variation
-    selectors, and a combining mark with no letter to sit on."""
+    selectors, and a combining mark with no letter to sit on. Looked for in the name as
+    given, then in its normal form (``normal_name``): NFKC makes a space and a combining
+    mark of a spacing accent ("¯"), and the space may then be stripped."""
+    return _first_hidden(name) or _first_hidden(normal_name(name))
+
+
+def _first_hidden(name: str) -> str | None:
     before = " "
     for character in name:
         category = unicodedata.category(character)
