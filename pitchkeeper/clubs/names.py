@@ -54,17 +54,32 @@ def name_key(name: str) -> str:
     return normal_name(name).casefold()
 
 
+def names_alike(one: str, other: str) -> bool:
+    """Whether two names can be mistaken for each other: the same Unicode TR39 skeleton
+    (each character replaced by the one it is drawn like: Cyrillic "А" and Greek "Α" by
+    Latin "A", "I" and "1" by "l"), without regard to case."""
+    (one_last, one_first), (other_last, other_first) = name_looks(one), name_looks(other)
+    return one_last == other_last or one_first == other_first
+
+
 @functools.lru_cache(maxsize=4096)
-def name_look(name: str) -> str:
-    """What a name looks like: its Unicode TR39 skeleton (each character replaced by the
-    one it is drawn like, Cyrillic "А" and Greek "Α" by Latin "A", "I" and "1" by "l"),
-    without regard to case. Two names with the same look can be mistaken for each other.
+def name_looks(name: str) -> tuple[str, str]:
+    """What a name looks like: its skeleton case-folded, and the skeleton of its case
+    folding. Folding comes last or first as the letters need: the capitals of "ΑΝΝ" look
+    like "ANN", but their small letters "ανν" do not look like "ann"; the small letters
+    of "ЅΡRING" look like "spring", but its capital "I" looks like an "l".
 
     Cached: a roster's names are looked at again at every name typed into it."""
-    decomposed = unicodedata.normalize("NFD", normal_name(name))
-    skeleton = "".join(_prototypes().get(character, character) for character in decomposed)
-    # Case last: the letters of "ΑΝΝ" look like "ANN", but "ανν" does not look like "ann".
-    return unicodedata.normalize("NFD", skeleton).casefold()
+    name = normal_name(name)
+    return _skeleton(name).casefold(), _skeleton(name.casefold())
+
+
+def _skeleton(text: str) -> str:
+    decomposed = unicodedata.normalize("NFD", text)
+    prototypes = _prototypes()
+    return unicodedata.normalize(
+        "NFD", "".join(prototypes.get(character, character) for character in decomposed)
+    )
 
 
 @functools.cache
@@ -108,13 +123,13 @@ def name_unlike(
 ) -> None:
     """A ValidationError when ``name`` is one of ``others`` in other letters or case
     (``name_key``): ``duplicate``, with ``%(name)s`` the name there; or when it looks like
-    one of them (``name_look``): which one, and ``where`` it is ("already on the roster")."""
-    key, look = name_key(name), name_look(name)
+    one of them (``names_alike``): which one, and ``where`` it is ("already on the roster")."""
+    key = name_key(name)
     alike = None
     for other in others:
         if name_key(other) == key:
             raise ValidationError(duplicate, code="duplicate", params={"name": other})
-        if alike is None and name_look(other) == look:
+        if alike is None and names_alike(name, other):
             alike = other
     if alike is not None:
         raise ValidationError(
