@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.contrib.auth.forms import UserCreationForm
 from django.utils.translation import gettext_lazy as _
+
+from pitchkeeper.clubs.names import name_visible
 
 
 class SignupForm(UserCreationForm):
@@ -14,3 +18,9 @@ class SignupForm(UserCreationForm):
         fields = ("username", "email")
         labels = {"email": _("Email (optional)")}
         help_texts = {"email": _("Only used to send you a link if you forget your password.")}
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # Django's username check takes any letter, the blank Hangul filler too: the
+        # username is a name like the others, and names the user's own club.
+        self.fields["username"].validators.append(name_visible)

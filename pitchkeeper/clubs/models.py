@@ -12,6 +12,7 @@ from django.db.models.functions import Lower
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from pitchkeeper.clubs.names import name_visible
 from pitchkeeper.rules.record import MAX_NAME_LENGTH
 
 
@@ -27,7 +28,7 @@ def invitation_expiry() -> datetime:
 class Club(models.Model):
     """A group that plays together: it owns its players, games, seasons and ledger."""
 
-    name = models.CharField(_("name"), max_length=60)
+    name = models.CharField(_("name"), max_length=60, validators=[name_visible])
     created = models.DateTimeField(_("created"), auto_now_add=True)
 
     class Meta:
@@ -122,7 +123,7 @@ class Player(models.Model):
         related_name="players",
         verbose_name=_("account"),
     )
-    name = models.CharField(_("name"), max_length=MAX_NAME_LENGTH)
+    name = models.CharField(_("name"), max_length=MAX_NAME_LENGTH, validators=[name_visible])
     retired = models.BooleanField(_("retired"), default=False)
     created = models.DateTimeField(_("created"), auto_now_add=True)
 

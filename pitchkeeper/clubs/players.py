@@ -9,7 +9,7 @@ from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 
 from pitchkeeper.clubs.models import Club, Player
-from pitchkeeper.clubs.names import name_clean, name_key
+from pitchkeeper.clubs.names import name_clean, name_key, name_unlike
 from pitchkeeper.rules.record import MAX_NAME_LENGTH, check_name
 
 
@@ -32,21 +32,20 @@ def roster(names: Sequence[str], *, club: Club) -> dict[str, Player]:
 
 def player_name_check(name: str, *, club: Club, player: Player | None = None) -> str:
     """``name`` normalised, as ``check_name`` does, or a ValidationError saying what is
-    wrong with it: empty, too long, invisible characters, or the name of another player
-    in any case or any Unicode form of the same letters ("Ａｎｎ" is "Ann").
+    wrong with it: empty, too long, invisible characters, the name of another player in
+    any case or any Unicode form of the same letters ("Ａｎｎ" is "Ann"), or a name that
+    looks like another player's (Cyrillic "Аnn" beside Latin "Ann").
 
     Compared in Python: SQLite's LOWER() folds ASCII letters only.
     """
     name = name_clean(name, limit=MAX_NAME_LENGTH, empty=_("Give the player a name."))
     others = club.players.exclude(pk=player.pk) if player else club.players.all()
-    folded = name_key(name)
-    for other in others.values_list("name", flat=True):
-        if name_key(other) == folded:
-            raise ValidationError(
-                _("There is already a player called %(name)s."),
-                code="duplicate",
-                params={"name": other},
-            )
+    name_unlike(
+        name,
+        others.values_list("name", flat=True),
+        duplicate=_("There is already a player called %(name)s."),
+        where=_("already on the roster"),
+    )
     return name
 
 

@@ -11,23 +11,34 @@ from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 
 from pitchkeeper.clubs.models import Club, Invitation, Membership, Player, Role
-from pitchkeeper.clubs.names import name_clean
+from pitchkeeper.clubs.names import name_clean, name_unlike
+from pitchkeeper.rules.record import normal_name
 
 CLUB_NAME_LENGTH = 60
 
 
 @transaction.atomic
 def club_create(*, name: str, owner: AbstractBaseUser) -> Club:
-    """A new club with ``owner`` as its first member."""
-    club = Club.objects.create(name=club_name_check(name))
+    """A new club with ``owner`` as its first member. Its name may not be, or look like,
+    the name of another of the owner's clubs: the club switcher shows them side by side."""
+    name = club_name_check(name)
+    name_unlike(
+        name,
+        Club.objects.filter(memberships__user=owner).values_list("name", flat=True),
+        duplicate=_("You already have a club called %(name)s."),
+        where=_("one of your clubs"),
+    )
+    club = Club.objects.create(name=name)
     Membership.objects.create(club=club, user=owner, role=Role.OWNER)
     return club
 
 
 def club_own(*, owner: AbstractBaseUser) -> Club:
-    """A new user's own club, named after them: the first game needs no club step (the
-    owner renames it in the club's settings)."""
-    name = _("%(name)s's table") % {"name": owner.get_username()}
+    """A new user's own club, named after them: the first game needs no club step. A
+    username the sign-up form takes always makes a good name: it has no hidden
+    characters (``name_visible``), and a long one is cut to the longest a club's name may
+    be, after normalising, which may change its length."""
+    name = normal_name(_("%(name)s's table") % {"name": owner.get_username()})
     return club_create(name=name[:CLUB_NAME_LENGTH], owner=owner)
 
 

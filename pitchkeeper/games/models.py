@@ -11,6 +11,7 @@ from django.db import models
 from django.utils.translation import gettext_lazy as _
 
 from pitchkeeper.clubs.models import Club, Player, new_token
+from pitchkeeper.clubs.names import name_visible
 from pitchkeeper.rules.record import MAX_NAME_LENGTH
 
 
@@ -51,7 +52,9 @@ class Game(models.Model):
         related_name="games_won",
         verbose_name=_("winner"),
     )
-    winner_team = models.CharField(_("winning team"), max_length=MAX_NAME_LENGTH, blank=True)
+    winner_team = models.CharField(
+        _("winning team"), max_length=MAX_NAME_LENGTH, blank=True, validators=[name_visible]
+    )
     won_by = models.CharField(_("won by"), max_length=20, blank=True)
     # A deleted game is hidden, not dropped, so that it can be restored.
     deleted_at = models.DateTimeField(_("deleted at"), null=True, blank=True)
@@ -105,7 +108,9 @@ class Seat(models.Model):
         Player, on_delete=models.PROTECT, related_name="seats", verbose_name=_("player")
     )
     position = models.PositiveSmallIntegerField(_("position"))
-    team = models.CharField(_("team"), max_length=MAX_NAME_LENGTH, blank=True)
+    team = models.CharField(
+        _("team"), max_length=MAX_NAME_LENGTH, blank=True, validators=[name_visible]
+    )
 
     class Meta:
         verbose_name = _("seat")

@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('pitchkeeper', '0017_steal_up_to'),
+        ('pitchkeeper', '0020_names_visible'),
     ]
 
     operations = [

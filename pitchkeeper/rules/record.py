@@ -35,10 +35,11 @@ MAX_JSON_DEPTH = 32
 MAX_JSON_DIGITS = 18
 # Invisible or control characters in a name: control (Cc), format (Cf: zero-width,
 # direction overrides), private use, surrogates, unassigned, line and paragraph
-# separators; and the blank letters that look like nothing (Hangul fillers, the blank
-# Braille pattern, the combining grapheme joiner).
+# separators; and the letters and signs drawn as nothing (the Hangul fillers, the blank
+# Braille pattern, the combining grapheme joiner, the Khmer inherent vowels, the Khitan
+# filler, the musical null notehead).
 HIDDEN_CATEGORIES = {"Cc", "Cf", "Co", "Cs", "Cn", "Zl", "Zp"}
-HIDDEN_CHARACTERS = set("\u034f\u115f\u1160\u17b4\u17b5\u2800\u3164\uffa0")
+HIDDEN_CHARACTERS = set("\u034f\u115f\u1160\u17b4\u17b5\u2800\u3164\uffa0\U00016fe4\U0001d159")
 GAME_KEYS = {"format", "id", "rules", "players", "teams", "first_dealer", "hands", "result"}
 HAND_KEYS = {
     "misdeal",
@@ -174,7 +175,13 @@ def hidden_character(name: str) -> str | None:
     """The first character of ``name`` that cannot be seen, or that changes how the
     characters around it look, as "U+XXXX ITS NAME", if any: control, format (zero
     width, direction) and unassigned characters, blank letters (U+3164), variation
-    selectors, and a combining mark with no letter to sit on."""
+    selectors, and a combining mark with no letter to sit on. Looked for in the name as
+    given, then in its normal form (``normal_name``): NFKC makes a space and a combining
+    mark of a spacing accent ("¯"), and the space may then be stripped."""
+    return _first_hidden(name) or _first_hidden(normal_name(name))
+
+
+def _first_hidden(name: str) -> str | None:
     before = " "
     for character in name:
         category = unicodedata.category(character)

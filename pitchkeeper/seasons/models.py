@@ -12,9 +12,12 @@ from django.db import models
 from django.utils.translation import gettext_lazy as _
 
 from pitchkeeper.clubs.models import Club, Player
+from pitchkeeper.clubs.names import name_visible
 from pitchkeeper.core.limits import DAY_VALIDATORS, FIRST_DAY, LAST_DAY, MOST_CHIPS
 from pitchkeeper.games.models import Game
 from pitchkeeper.rules.record import MAX_NAME_LENGTH
+
+SEASON_NAME_LENGTH = 60
 
 
 class Season(models.Model):
@@ -22,7 +25,7 @@ class Season(models.Model):
     finish date (in TIME_ZONE) is in. No end: the season runs on."""
 
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="seasons")
-    name = models.CharField(_("name"), max_length=60)
+    name = models.CharField(_("name"), max_length=SEASON_NAME_LENGTH, validators=[name_visible])
     start = models.DateField(_("first day"), validators=DAY_VALIDATORS)
     end = models.DateField(_("last day"), null=True, blank=True, validators=DAY_VALIDATORS)
     # Money per chip on this season's ledger; without it, the games' own chip value

@@ -509,3 +509,22 @@ def test_a_setting_in_anything_but_plain_digits_is_refused(client, players, fiel
 
     refused(response, "Enter a whole number.")
     assert not Game.objects.exists()
+
+
+@pytest.mark.parametrize(
+    ("names", "message"),
+    [
+        ({"team_name_1": "Аnn"}, "“Аnn” looks like “Ann”, a player at this table; "),
+        (
+            {"team_name_1": "Us", "team_name_2": "Uѕ"},
+            "“Uѕ” looks like “Us”, the name of another team; ",
+        ),
+    ],
+)
+def test_a_team_name_that_looks_like_a_player_or_the_other_team_is_refused(
+    client, players, names, message
+):
+    html = refused(start(client, partnership_post(players, **names)), message)
+
+    field = "team_name_1" if len(names) == 1 else "team_name_2"
+    assert f'id="id_{field}_error"' in html

@@ -6,9 +6,9 @@ from __future__ import annotations
 from urllib.parse import urlsplit
 
 from django.contrib import messages
-from django.contrib.auth import REDIRECT_FIELD_NAME, login
+from django.contrib.auth import REDIRECT_FIELD_NAME, get_user_model, login
 from django.contrib.auth.decorators import login_not_required
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import Resolver404, resolve
@@ -21,6 +21,8 @@ from django.views.decorators.http import require_http_methods
 from pitchkeeper.clubs.access import CURRENT_CLUB
 from pitchkeeper.clubs.forms import SignupForm
 from pitchkeeper.clubs.services import club_own
+
+User = get_user_model()
 
 
 @login_not_required
@@ -38,10 +40,15 @@ def signup(request: HttpRequest) -> HttpResponse:
     form = SignupForm(request.POST)
     if not form.is_valid():
         return _page(request, form, next_url, status=400)
-    with transaction.atomic():
-        user = form.save()
-        # Following an invitation, the user joins that club; else they get their own.
-        club = None if _view_name(next_url) == "invitation" else club_own(owner=user)
+    try:
+        with transaction.atomic():
+            user = form.save()
+            # Following an invitation, the user joins that club; else they get their own.
+            club = None if _view_name(next_url) == "invitation" else club_own(owner=user)
+    except IntegrityError:
+        # Somebody took the username since the form was checked.
+        form.add_error("username", form.instance.unique_error_message(User, ["username"]))
+        return _page(request, form, next_url, status=400)
     # Named, because django-axes' backend comes first and only counts attempts; the
     # password was just set, so there is nothing to check again.
     login(request, user, backend="django.contrib.auth.backends.ModelBackend")

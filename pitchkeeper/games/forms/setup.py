@@ -21,7 +21,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from pitchkeeper.clubs.models import Club, Player
-from pitchkeeper.clubs.names import name_clean, name_key
+from pitchkeeper.clubs.names import name_clean, name_unlike
 from pitchkeeper.clubs.players import player_add, player_name_check
 from pitchkeeper.core.limits import PlainDecimalField, PlainIntegerField, plain_int
 from pitchkeeper.games.forms.seats import SETTINGS, TEAMS, preset_settings, team_name
@@ -394,8 +394,8 @@ class GameForm(forms.Form):
         for key in self.order:
             if data.get(f"team_{key}"):
                 members.setdefault(data[f"team_{key}"], []).append(self._name(key))
-        players = {name_key(self._name(key)) for key in self.order}
-        seen: set[str] = set()
+        players = [self._name(key) for key in self.order]
+        teams: list[str] = []
         for number, names in members.items():
             typed = data.get(f"team_name_{number}") or ""
             try:
@@ -405,11 +405,23 @@ class GameForm(forms.Form):
                     self.add_error(f"team_name_{number}", error)
                     continue
                 name = team_name(names, number)
-            if name_key(name) in players:
-                self.add_error(f"team_name_{number}", _("A team cannot have a player's name."))
-            elif name_key(name) in seen:
-                self.add_error(f"team_name_{number}", _("Two teams cannot have the same name."))
-            seen.add(name_key(name))
+            try:
+                # A team's name is read beside its players' on the scoreboard.
+                name_unlike(
+                    name,
+                    players,
+                    duplicate=_("A team cannot have a player's name."),
+                    where=_("a player at this table"),
+                )
+                name_unlike(
+                    name,
+                    teams,
+                    duplicate=_("Two teams cannot have the same name."),
+                    where=_("the name of another team"),
+                )
+            except ValidationError as error:
+                self.add_error(f"team_name_{number}", error)
+            teams.append(name)
             self.team_names[number] = name
 
     def add_rule_error(self, error: RuleError) -> None:

@@ -14,8 +14,9 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST
 
 from pitchkeeper.clubs.access import ROLES_FOR, club_view
+from pitchkeeper.clubs.names import name_clean, name_unlike
 from pitchkeeper.core.limits import FIRST_DAY, LAST_DAY, PlainDecimalField
-from pitchkeeper.seasons.models import Season
+from pitchkeeper.seasons.models import SEASON_NAME_LENGTH, Season
 from pitchkeeper.seasons.views.shared import _club, _partial
 
 # The browser's date picker keeps to the days the model accepts.
@@ -38,6 +39,21 @@ class SeasonForm(forms.ModelForm):
             ),
         }
 
+    def clean_name(self) -> str:
+        """The name normalised like every name, and not one of the club's other seasons
+        (nor looking like one)."""
+        name = name_clean(
+            self.cleaned_data["name"], limit=SEASON_NAME_LENGTH, empty=_("Give the season a name.")
+        )
+        others = Season.objects.filter(club=self.instance.club_id).exclude(pk=self.instance.pk)
+        name_unlike(
+            name,
+            others.values_list("name", flat=True),
+            duplicate=_("There is already a season called %(name)s."),
+            where=_("a season of this club"),
+        )
+        return name
+
     def clean(self) -> dict[str, Any]:
         data = super().clean()
         start, end = data.get("start"), data.get("end")
@@ -51,11 +67,10 @@ class SeasonForm(forms.ModelForm):
 def season_list(request: HttpRequest) -> HttpResponse:
     """The club's seasons; the owner adds one with a POST."""
     club = _club(request)
-    form = SeasonForm(request.POST or None, prefix="new")
+    form = SeasonForm(request.POST or None, prefix="new", instance=Season(club=club))
     status = 200
     if request.method == "POST":
         if form.is_valid():
-            form.instance.club = club
             season = form.save()
             messages.success(request, _("%(name)s is ready.") % {"name": season.name})
             return redirect("seasons")
