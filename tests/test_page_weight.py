@@ -28,6 +28,9 @@ from pitchkeeper.rules import HandRecord
 pytestmark = pytest.mark.django_db
 
 BUDGET = 35 * 1024
+# The scripts a screen fetches after its load event (the offline queue, the phone's
+# engine starter); the engine's runtime, which its worker fetches, is not among them.
+LATER_BUDGET = 12 * 1024
 BROWSER = {"HTTP_ACCEPT_ENCODING": "gzip, deflate, br"}
 ALREADY_COMPRESSED = {".png", ".jpg", ".jpeg", ".webp", ".avif", ".gif", ".woff", ".woff2"}
 # What a page makes the browser fetch: stylesheets, scripts, icons, the manifest.
@@ -36,11 +39,14 @@ CSS_URL = re.compile(r"""url\(\s*['"]?([^'")]+)['"]?\s*\)""")
 
 
 class Assets(HTMLParser):
-    """The URLs of the files a page loads."""
+    """The URLs of the files a page loads (``urls``), and of the scripts app.js fetches
+    once it has loaded (``later``): a ``data-later`` attribute, and the phone's engine
+    named by ``<meta name="pitch-engine">``."""
 
     def __init__(self) -> None:
         super().__init__()
         self.urls: list[str] = []
+        self.later: list[str] = []
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         attributes = dict(attrs)
@@ -48,6 +54,10 @@ class Assets(HTMLParser):
             self.urls.append(attributes.get("href") or "")
         elif tag in {"script", "img", "source"} and attributes.get("src"):
             self.urls.append(attributes["src"] or "")
+        if attributes.get("data-later"):
+            self.later.append(attributes["data-later"] or "")
+        if tag == "meta" and attributes.get("name") == "pitch-engine":
+            self.later.append(attributes.get("content") or "")
 
 
 def transferred(data: bytes, name: str) -> int:
@@ -87,6 +97,13 @@ def page_weight(html: bytes, sent: int | None = None) -> dict[str, int]:
                     target = ref if ref.startswith("/") else f"/{base}/{ref}"
                     pending.append(str(PurePosixPath(target)))
     return sizes
+
+
+def later_weight(html: bytes) -> dict[str, int]:
+    """Compressed bytes per script the page fetches once it has loaded."""
+    parser = Assets()
+    parser.feed(html.decode())
+    return dict((name, transferred(data, name)) for name, data in map(static_file, parser.later))
 
 
 def long_game(make_game) -> GameState:
@@ -153,6 +170,18 @@ def test_every_screen_is_under_35_kb_as_sent(client, screens):
     assert all({"css/app.css", "js/htmx.min.js"} <= set(sizes) for sizes in weights.values())
 
 
+def test_what_a_screen_fetches_after_loading_is_apart_and_within_its_budget(client, screens):
+    for screen, url in screens.items():
+        html = gzip.decompress(client.get(url, **BROWSER).content)
+        first, later = page_weight(html), later_weight(html)
+        assert not set(first) & set(later), screen
+        if screen.startswith("game ("):
+            # The scorer's game screen: the offline queue and the engine's starter.
+            assert set(later) == {"js/offline.js", "js/engine.js"}, later
+            assert sum(later.values()) < LATER_BUDGET, later
+            print(f"{screen} after load: {later}")  # shown with -s
+
+
 def test_weights_count_what_the_page_pulls_in():
     html = (
         b'<link rel="stylesheet" href="/static/css/app.css">'
@@ -166,6 +195,12 @@ def test_weights_count_what_the_page_pulls_in():
     css = Path(finders.find("css/app.css")).read_bytes()
     assert 0 < sizes["css/app.css"] < len(css)
     assert set(sizes) == {"(html)", "css/app.css", "icons/icon-192.png", "js/app.js"}
+    later = (
+        b'<meta name="pitch-engine" content="/static/js/engine.js">'
+        b'<section data-later="/static/js/offline.js"></section>'
+    )
+    assert set(page_weight(later)) == {"(html)"}
+    assert set(later_weight(later)) == {"js/engine.js", "js/offline.js"}
 
 
 def test_html_is_compressed_with_random_padding_against_breach(client, screens):
