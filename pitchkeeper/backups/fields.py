@@ -159,7 +159,8 @@ def text_check(data: Any, where: str = "", parent: str | int | None = None) -> N
     elif isinstance(data, Mapping):
         for key, value in data.items():
             text_check(key, where, parent)
-            text_check(value, f'{where}"{key}": ', key)
+            # A list's items are named after its key: "game 2", not ""games": game 2".
+            text_check(value, where if isinstance(value, list) else f'{where}"{key}": ', key)
     elif isinstance(data, list):
         for number, value in enumerate(data, start=1):
             text_check(value, f"{where}{_item(parent)} {number}: ", number)

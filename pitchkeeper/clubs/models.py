@@ -15,7 +15,6 @@ from django.utils.translation import gettext_lazy as _
 
 from pitchkeeper.rules.record import MAX_NAME_LENGTH
 
-
 # An unguessable link's token as secrets.token_urlsafe writes it: what the URLs accept
 # (pitchkeeper.urls.TokenConverter) and so what a stored token must be, or the page that
 # links to it cannot be drawn.
