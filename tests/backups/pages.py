@@ -24,18 +24,16 @@ def club_pages(club: Club) -> list[tuple[str, str]]:
         base = f"/games/{game.pk}/"
         urls += [base, f"{base}hands/all/", f"{base}history/", f"{base}hands/1/"]
         anyone.append(f"/live/{game.share_token}/")
+    players = club.players.values_list("pk", flat=True)
+    tokens = club.invitations.values_list("token", flat=True)
     seasons = ["", "all", *(str(pk) for pk in club.seasons.values_list("pk", flat=True))]
     urls += ["/seasons/manage/", *(f"/seasons/{pk}/" for pk in seasons[2:])]
     for season in seasons:
         query = f"?season={season}" if season else ""
         urls += [f"/seasons/{query}", f"/seasons/ledger/{query}"]
         urls += [f"/seasons/export/{name}{query}" for name in ("leaderboard.csv", "games.json")]
-        urls += [
-            f"/seasons/players/{pk}/{query}" for pk in club.players.values_list("pk", flat=True)
-        ]
-    anyone += [
-        f"/invitations/{token}/" for token in club.invitations.values_list("token", flat=True)
-    ]
+        urls += [f"/seasons/players/{pk}/{query}" for pk in players]
+    anyone += [f"/invitations/{token}/" for token in tokens]
     return [("owner", url) for url in urls] + [("anyone", url) for url in anyone]
 
 

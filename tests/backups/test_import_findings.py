@@ -16,7 +16,6 @@ from pitchkeeper.rules import FORMAT, RuleError
 from pitchkeeper.rules.record import load_document
 from pitchkeeper.seasons.models import Season
 from tests.backups.pages import assert_pages_answer, import_file
-from tests.backups.test_backup import full_club, whole_club  # noqa: F401 (fixtures)
 from tests.test_fuzz import snapshot
 
 pytestmark = pytest.mark.django_db
@@ -121,7 +120,7 @@ def test_a_file_of_nothing_but_small_objects_is_refused_before_it_is_read(item):
         load_document(text)
 
 
-def test_games_written_without_spaces_are_not_too_dense(whole_club):
+def test_games_written_without_spaces_are_not_too_dense():
     """The densest records there are, all auctions of one-letter names, in a file
     without a space, are read."""
     auction = {"auction": [["A", None], ["B", 2], ["C", None]], "points": {"high": "B"}}
