@@ -8,6 +8,7 @@ from django.contrib.auth.decorators import login_not_required
 from django.urls import include, path, register_converter
 from django.views.i18n import set_language
 
+from pitchkeeper.clubs.models import TOKEN_REGEX
 from pitchkeeper.core.offline import service_worker
 from pitchkeeper.core.views import engine_bundle, engine_worker, health
 
@@ -16,7 +17,7 @@ class TokenConverter:
     """An unguessable link's token (secrets.token_urlsafe): anything else is not found
     before it reaches the database (PostgreSQL refuses text with a NUL byte in it)."""
 
-    regex = "[A-Za-z0-9_-]{1,64}"
+    regex = TOKEN_REGEX
 
     def to_python(self, value: str) -> str:
         return value

@@ -9,6 +9,7 @@ name, a season's place in the file) rather than as an id.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Collection, Iterable, Mapping
 from datetime import date, datetime
 from decimal import Decimal
@@ -93,8 +94,9 @@ def field_value(field: Any, raw: Any) -> Any:
         raise RuleError(f'"{field.name}": {" ".join(error.messages)}') from None
     if isinstance(value, date):
         day = value.date() if isinstance(value, datetime) else value
-        if not FIRST_DAY < day < LAST_DAY:
-            # Shown in any time zone, a time at the ends of Python's dates overflows.
+        if not FIRST_DAY <= day <= LAST_DAY:
+            # The days a season may have (core.limits), the ends included; far enough
+            # from the ends of Python's dates that a time shows in any time zone.
             raise RuleError(f'"{field.name}" must be between {FIRST_DAY} and {LAST_DAY}')
     if isinstance(value, datetime) and timezone.is_naive(value):
         value = timezone.make_aware(value)
@@ -134,3 +136,31 @@ def row_check(row: models.Model, *, exclude: Collection[str] = ()) -> None:
                 for name, messages in found.items()
             )
         ) from None
+
+
+# Control characters: no text the app stores holds one (a form refuses NUL, a name every
+# control character, a token all but letters, digits, - and _), and PostgreSQL cannot
+# store NUL at all.
+CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+
+
+def _item(key: str | int | None) -> str:
+    return key.removesuffix("s") if isinstance(key, str) else "entry"
+
+
+def text_check(data: Any, where: str = "", parent: str | int | None = None) -> None:
+    """Refuse the first control character in any text of ``data``, keys included, with
+    where it is ("game 2: change 1: "before": "pitcher": ...")."""
+    if isinstance(data, str):
+        found = CONTROL.search(data)
+        if found is not None:
+            code = f"U+{ord(found.group()):04X}"
+            raise RuleError(f"{where}a text holds the control character {code}")
+    elif isinstance(data, Mapping):
+        for key, value in data.items():
+            text_check(key, where, parent)
+            # A list's items are named after its key: "game 2", not ""games": game 2".
+            text_check(value, where if isinstance(value, list) else f'{where}"{key}": ', key)
+    elif isinstance(data, list):
+        for number, value in enumerate(data, start=1):
+            text_check(value, f"{where}{_item(parent)} {number}: ", number)

@@ -25,6 +25,7 @@ from pitchkeeper.backups.fields import (
     row_dump,
     row_stamp,
     row_values,
+    text_check,
 )
 from pitchkeeper.clubs.models import Club, Invitation, Membership, Player, Role, new_token
 from pitchkeeper.clubs.players import roster
@@ -249,8 +250,11 @@ class _Import:
         return self.players[name.casefold()]
 
     def season(self, number: Any) -> int:
-        if not isinstance(number, int) or not 1 <= number <= len(self.seasons):
-            raise RuleError(f"there is no season {number!r} (seasons are numbered from 1)")
+        # Not a boolean, a fraction or a text, which Python would take for a number.
+        if type(number) is not int:
+            raise RuleError('"season" must be a whole number, the season\'s place in the file')
+        if not 1 <= number <= len(self.seasons):
+            raise RuleError(f"there is no season {number} (seasons are numbered from 1)")
         return self.seasons[number - 1]
 
     def fresh_tokens(self, row: models.Model) -> None:
@@ -361,6 +365,7 @@ def club_import(*, data: Any, owner: AbstractBaseUser | None) -> Restored:
     wrong and where (or a ValidationError for the club's name), and nothing is saved."""
     if not isinstance(data, Mapping):
         raise RuleError("a club must be a JSON object")
+    text_check(data)
     if data.get("format") == CLUB_FORMAT_1:
         data = _from_version_1(data)
     if data.get("format") != CLUB_FORMAT:

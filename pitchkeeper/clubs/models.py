@@ -7,6 +7,7 @@ import secrets
 from datetime import datetime
 
 from django.conf import settings
+from django.core.validators import RegexValidator
 from django.db import models
 from django.db.models.functions import Lower
 from django.utils import timezone
@@ -14,6 +15,18 @@ from django.utils.translation import gettext_lazy as _
 
 from pitchkeeper.clubs.names import name_visible
 from pitchkeeper.rules.record import MAX_NAME_LENGTH
+
+# An unguessable link's token as secrets.token_urlsafe writes it: what the URLs accept
+# (pitchkeeper.urls.TokenConverter) and so what a stored token must be, or the page that
+# links to it cannot be drawn.
+TOKEN_REGEX = "[A-Za-z0-9_-]{1,64}"
+TOKEN_VALIDATORS = [
+    RegexValidator(
+        rf"\A{TOKEN_REGEX}\Z",
+        _("A link's token is letters, digits, - and _ only."),
+        code="token",
+    )
+]
 
 
 def new_token() -> str:
@@ -88,7 +101,9 @@ class Invitation(models.Model):
     expires or is revoked. An owner's link is used up by the first who joins with it."""
 
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="invitations")
-    token = models.CharField(max_length=43, unique=True, default=new_token)
+    token = models.CharField(
+        max_length=43, unique=True, default=new_token, validators=TOKEN_VALIDATORS
+    )
     role = models.CharField(_("role"), max_length=12, choices=Role.choices)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"

@@ -6,13 +6,18 @@ a game's hands, never edited on their own."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-from pitchkeeper.clubs.models import Club, Player, new_token
+from pitchkeeper.clubs.models import TOKEN_VALIDATORS, Club, Player, new_token
 from pitchkeeper.clubs.names import name_visible
-from pitchkeeper.rules.record import MAX_NAME_LENGTH
+from pitchkeeper.rules import RuleError
+from pitchkeeper.rules.record import MAX_NAME_LENGTH, parse_hand
 
 
 class GameQuerySet(models.QuerySet["Game"]):
@@ -41,7 +46,13 @@ class Game(models.Model):
         _("chip value"), max_digits=8, decimal_places=2, null=True, blank=True
     )
     # The read-only live scoreboard's unguessable address.
-    share_token = models.CharField(_("share token"), max_length=43, unique=True, default=new_token)
+    share_token = models.CharField(
+        _("share token"),
+        max_length=43,
+        unique=True,
+        default=new_token,
+        validators=TOKEN_VALIDATORS,
+    )
     # Derived by the engine:
     finished_at = models.DateTimeField(_("finished at"), null=True, blank=True)
     winner = models.ForeignKey(
@@ -240,3 +251,39 @@ class HandChange(models.Model):
 
     def __str__(self) -> str:
         return f"{self.action} hand {self.number} of game {self.game_id}"
+
+    def clean(self) -> None:
+        """``before`` and ``after`` are each a hand as the game record writes it, or
+        null: the history screen words them without replaying the game. In ``clean``
+        rather than as field validators, which Django skips for "" and [] in a field
+        that may be blank."""
+        errors = {}
+        for name in ("before", "after"):
+            problem = hand_data_problem(getattr(self, name))
+            if problem is not None:
+                errors[name] = ValidationError(
+                    _("Not a hand as a game record writes it: %(problem)s"),
+                    code="hand",
+                    params={"problem": problem},
+                )
+        if errors:
+            raise ValidationError(errors)
+
+
+def hand_data_problem(data: Any) -> str | None:
+    """What keeps ``data`` from being a hand of the game-record format (or null), if
+    anything: its fields (rules.record.parse_hand), and who took each category, a name,
+    nobody, or a count for each side."""
+    if data is None:
+        return None
+    try:
+        hand = parse_hand(data)
+    except RuleError as error:
+        return str(error)
+    for key, taken in hand.points.items():
+        counts = isinstance(taken, Mapping) and all(
+            isinstance(side, str) and type(count) is int for side, count in taken.items()
+        )
+        if not (taken is None or isinstance(taken, str) or counts):
+            return f'"points": "{key}" must be a name, null, or a whole number for each side'
+    return None

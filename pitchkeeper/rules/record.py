@@ -33,6 +33,14 @@ MAX_HANDS = 200
 MAX_JSON_CHARS = 200_000_000
 MAX_JSON_DEPTH = 32
 MAX_JSON_DIGITS = 18
+# Python holds a JSON object or list in 56 to 200 bytes, 20 to 40 times the two to ten
+# characters it takes in a file: a file of nothing but "[]" or {"a":0} took 5.6 GB to
+# read at 190 MB. Every object and list of a game record or a backup holds more than
+# this many characters on average (the densest, an auction's ["A",null], 11), so a file
+# with more of them than its size allows (beyond the first MAX_JSON_FREE_CONTAINERS) is
+# refused before it is read, and reading one takes at most about 20 times its size.
+JSON_CHARS_PER_CONTAINER = 10
+MAX_JSON_FREE_CONTAINERS = 10_000
 # Invisible or control characters in a name: control (Cc), format (Cf: zero-width,
 # direction overrides), private use, surrogates, unassigned, line and paragraph
 # separators; and the letters and signs drawn as nothing (the Hangul fillers, the blank
@@ -72,8 +80,12 @@ def load_json(text: str) -> list[Any]:
     return data if isinstance(data, list) else [data]
 
 
-# A string (escapes and all) or a bracket: what the depth check looks at.
-_STRING_OR_BRACKET = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"|[\[\]{}]')
+# A string (escapes and all), a bracket, or a quote whose string is never closed: what
+# the depth check looks at. The last is refused at once: the scan would otherwise try
+# every later quote as the start of a string and read on to the end from each (a file
+# of "\"\"\"... took 51 s at 64 KB). Possessive (*+): a string that fails to close is
+# not backtracked through, which kept a step for each escape (60 times the file's size).
+_STRING_OR_BRACKET = re.compile(r'"[^"\\]*+(?:\\.[^"\\]*+)*+"|[\[\]{}]|"')
 
 
 class _Twice(dict):  # type: ignore[type-arg]
@@ -107,13 +119,28 @@ def load_document(text: str) -> Any:
     that names a key twice (the last one would silently win), or with NaN or Infinity."""
     if len(text) > MAX_JSON_CHARS:
         raise RuleError(f"the file is larger than {MAX_JSON_CHARS:,} characters")
-    depth = 0
+    depth = containers = 0
+    most = MAX_JSON_FREE_CONTAINERS + len(text) // JSON_CHARS_PER_CONTAINER
     for match in _STRING_OR_BRACKET.finditer(text):
         bracket = match.group()
+        if bracket == '"':
+            where = match.start()
+            line = text.count("\n", 0, where) + 1
+            column = where - text.rfind("\n", 0, where)
+            raise RuleError(
+                f"not valid JSON: the text that opens at line {line} column {column} "
+                "is never closed"
+            )
         if bracket in "[{":
             depth += 1
+            containers += 1
             if depth > MAX_JSON_DEPTH:
                 raise RuleError(f"the data is nested more than {MAX_JSON_DEPTH} levels deep")
+            if containers > most:
+                raise RuleError(
+                    f"the data holds more objects and lists than {JSON_CHARS_PER_CONTAINER} "
+                    "characters each can make: no game record or backup is written so densely"
+                )
         elif bracket in "]}":
             depth -= 1
     try:
