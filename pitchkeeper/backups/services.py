@@ -30,7 +30,7 @@ from pitchkeeper.backups.fields import (
 from pitchkeeper.clubs.models import Club, Invitation, Membership, Player, Role, new_token
 from pitchkeeper.clubs.players import roster
 from pitchkeeper.clubs.services import club_name_check
-from pitchkeeper.core.models import Heartbeat
+from pitchkeeper.core.models import Heartbeat, WorkerBeat
 from pitchkeeper.games.hands import game_save
 from pitchkeeper.games.models import Game, Hand, HandChange, Seat
 from pitchkeeper.games.services import game_create, game_export
@@ -100,6 +100,7 @@ DERIVED: dict[type[models.Model], str] = {
 # Models that belong to the site, not to a club: a club's backup has nothing of them.
 SITE_WIDE: dict[type[models.Model], str] = {
     Heartbeat: "the health check's one row, rewritten on every check",
+    WorkerBeat: "each task worker's sign of life, written while it runs",
 }
 
 # A row's club is the club restored; a change's game is the game it is listed under.

@@ -14,6 +14,8 @@ from typing import Any
 import pytest
 from django.contrib.auth import get_user_model
 from django.core.management import CommandError
+from django.db.models import CharField, Value
+from django.db.models.functions import Cast, Concat
 from hypothesis import HealthCheck, Phase, example, given, settings
 from hypothesis import strategies as st
 
@@ -62,7 +64,10 @@ def account(name: str) -> Any:
 
 @st.composite
 def clubs(draw: Any, owner: Any) -> Club:
-    """A club made as the web makes one, every model of it filled."""
+    """A club made as the web makes one, every model of it filled. The clubs of earlier
+    examples (and their restored copies) are renamed out of the way first: one owner's
+    clubs may not share a name, and the name drawn must be free in every example."""
+    Club.objects.update(name=Concat(Value("Earlier "), Cast("pk", CharField())))
     club = club_create(
         name=draw(st.sampled_from(["Thursday table", "Ｃlub", "x" * 60])), owner=owner
     )
