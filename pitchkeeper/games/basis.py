@@ -24,8 +24,9 @@ class Conflict(RuleError):
 class Basis:
     """What a page that records a hand says it was made from: the game's revision, and
     the number and the dealer of the hand it was for (either may be left unsaid; when
-    said, it must hold too, and it tells what moved). ``revision`` None: the page said nothing (a page from before the field, a
-    crafted post): its entry cannot be checked, so it is not recorded."""
+    said, it must hold too, and it tells what moved). ``revision`` None: the page said
+    nothing (a page from before the field, a crafted post): its entry cannot be checked,
+    so it is not recorded."""
 
     revision: int | None
     number: int | None = None

@@ -188,9 +188,7 @@ def test_a_number_or_dealer_the_revision_does_not_agree_with_is_refused(client, 
 
 
 @pytest.mark.parametrize("headers", [{}, HTMX], ids=["full page", "htmx fragment"])
-def test_a_save_sent_again_is_answered_as_the_first_time_even_after_a_change(
-    client, game, headers
-):
+def test_a_save_sent_again_is_answered_as_the_first_time_even_after_a_change(client, game, headers):
     posted = entry(game)
     url = reverse("hand_add", args=[game.pk])
     first = client.post(url, posted, **headers)
