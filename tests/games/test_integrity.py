@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 import threading
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -25,6 +26,7 @@ from pitchkeeper.games.models import Hand, HandChange
 from pitchkeeper.games.replay import game_state
 from pitchkeeper.rules import HandRecord, RuleError
 from tests.conftest import entry_basis, sign_in
+from tests.games.test_basis import ALL_PASSED, BOB_BIDS_2
 
 pytestmark = pytest.mark.django_db
 
@@ -535,3 +537,31 @@ def test_a_kept_edit_auction_moves_with_its_bidders_when_the_deal_moved(client, 
     # Ann deals now: Bob, Cy, Dee, then Ann.
     assert [data.get(f"auction_{seat}") for seat in range(4)] == ["pass", "2", "pass", "3"]
     assert 'name="entry_dealer" value="Ann"' in response.content.decode()
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("attempt", range(3))
+def test_an_edit_racing_a_save_never_records_the_save_for_another_dealer(make_game, attempt):
+    # Issue 19: hand 1 all passed, hand 2 a misdeal, both dealt by Ann; Bob deals hand 3
+    # on phone B's page while phone A makes hand 1 a played hand (Cy would deal hand 3).
+    game = make_game("plain-auction-pitch").game
+    hand_record(game=game, record=ALL_PASSED)
+    hand_record(game=game, record=HandRecord(misdeal=True))
+    basis = Basis(revision=2, number=3, dealer="Bob")
+
+    def phone_b() -> Any:
+        # At the same moment, or just after the edit: both orders come up.
+        time.sleep(0.2 * attempt)
+        return hand_record(game=game, record=HandRecord(misdeal=True), token="b", basis=basis)
+
+    outcomes = race(lambda: hand_edit(game=game, number=1, record=BOB_BIDS_2), phone_b)
+
+    assert not isinstance(outcomes[0], Exception), outcomes
+    added = HandChange.objects.filter(game=game, action=HandChange.Action.ADD, number=3)
+    if isinstance(outcomes[1], Exception):
+        assert isinstance(outcomes[1], Conflict), outcomes
+        assert not added.exists()
+    else:
+        # Saved only before the edit: for Bob's deal, the one it was entered for.
+        edited = HandChange.objects.get(game=game, action=HandChange.Action.EDIT)
+        assert added.get().pk < edited.pk
