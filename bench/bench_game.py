@@ -196,7 +196,7 @@ def report(options: argparse.Namespace) -> None:
     from django.urls import reverse
 
     from pitchkeeper.games.hands import hand_delete
-    from pitchkeeper.games.models import Hand
+    from pitchkeeper.games.models import Game, Hand
 
     user, club, players, where = table(options)
     states = {hands: build_game(players, hands) for hands in options.hands}
@@ -213,16 +213,23 @@ def report(options: argparse.Namespace) -> None:
     def get(url: str, status: int = 200, **headers: str) -> Callable[[], Any]:
         return lambda: checked(status, client.get(url, **headers))
 
-    def submit(game: Any, hands: int, status: int, **headers: str) -> tuple[Callable, Callable]:
+    def submit(
+        game: Any, hands: int, status: int, **headers: str
+    ) -> tuple[Callable, Callable, Callable]:
         url = reverse("hand_add", args=[game.pk])
         data = hand_post(next_hand(states[hands].result.scores))
+
+        def basis() -> None:
+            # The revision the game screen would send now (every take-back advances it),
+            # read before the timed part.
+            data["revision"] = str(Game.objects.get(pk=game.pk).revision)
 
         def take_back() -> None:
             if Hand.objects.filter(game=game).count() != hands + 1:
                 raise SystemExit(f"the submit to the game of {hands} hands saved no hand")
             hand_delete(game=game, number=hands + 1)
 
-        return (lambda: checked(status, client.post(url, data, **headers))), take_back
+        return (lambda: checked(status, client.post(url, data, **headers))), take_back, basis
 
     cases = [Case(BARE, get("/bench/bare/"))]
     for hands, state in states.items():
@@ -231,10 +238,10 @@ def report(options: argparse.Namespace) -> None:
         cases.append(Case(f"game screen, htmx, {hands} hands", get(game_url, **htmx)))
         cold = f"game screen, htmx, nothing kept, {hands} hands"
         cases.append(Case(cold, get(game_url, **htmx), before=forgotten(state.game)))
-        run, after = submit(state.game, hands, 200, **htmx)
-        cases.append(Case(f"hand submit, htmx, {hands} hands", run, after=after))
-        run, after = submit(state.game, hands, 302)
-        cases.append(Case(f"hand submit, no JS, {hands} hands", run, after=after))
+        run, after, before = submit(state.game, hands, 200, **htmx)
+        cases.append(Case(f"hand submit, htmx, {hands} hands", run, before, after))
+        run, after, before = submit(state.game, hands, 302)
+        cases.append(Case(f"hand submit, no JS, {hands} hands", run, before, after))
     middle = states[options.hands[len(options.hands) // 2]].game
     # The finished game's board, which the submits do not change.
     live_url = reverse("live", args=[over.game.share_token])

@@ -19,11 +19,23 @@ from pitchkeeper.clubs.access import CURRENT_CLUB
 from pitchkeeper.clubs.models import Club
 from pitchkeeper.clubs.players import roster
 from pitchkeeper.clubs.services import club_create
-from pitchkeeper.games.replay import GameState
+from pitchkeeper.games.models import Game
+from pitchkeeper.games.replay import GameState, game_state
 from pitchkeeper.games.services import game_create
 from pitchkeeper.rules import FORMAT, resolve_rules
 
 PASSWORD = "a long table password"
+
+
+def entry_basis(pk: int) -> dict[str, str]:
+    """What game ``pk``'s hand form says it was made from, as the game screen would now:
+    the fields a save of a hand states its basis with (games.basis.Basis)."""
+    state = game_state(game=Game.objects.get(pk=pk))
+    return {
+        "revision": str(state.game.revision),
+        "expected": str(len(state.hands) + 1),
+        "entry_dealer": state.result.dealer or "",
+    }
 
 
 def example_record(**overrides: Any) -> dict[str, Any]:

@@ -26,7 +26,7 @@ from hypothesis import strategies as st
 
 from pitchkeeper.clubs.names import name_key
 from pitchkeeper.clubs.players import roster
-from pitchkeeper.games.hands import hand_record
+from pitchkeeper.games.hands import change_restore, hand_delete, hand_edit, hand_record
 from pitchkeeper.games.models import Game
 from pitchkeeper.games.services import game_create, games_import
 from pitchkeeper.rules import HandRecord, RuleError, load_json, resolve_rules
@@ -657,3 +657,52 @@ def test_a_key_given_twice_is_refused_naming_it(keys):
         assert str(error).endswith(" is given twice")
     else:
         assert len(set(keys)) == len(keys)
+
+
+# ---- A page's save after any change from another phone (issue 19, item 1) ----
+
+# The fields a page's save states its basis with (and its one-time token).
+BASIS_FIELDS = ("token", "revision", "expected", "entry_dealer")
+PLAYED = HandRecord(
+    pitcher="Bob", bid=2, points={"high": "Bob", "low": "Bob", "jack": None, "game": None}
+)
+
+
+@FUZZ_FORMS
+@given(data=st.data())
+def test_a_page_saved_after_another_phones_change_records_nothing(client, club, data):
+    """Whatever another phone did to the hands after a page was shown (added, changed,
+    deleted, undone or restored one), the page's save is a conflict that stores nothing:
+    never a hand recorded for a deal other than the one it was entered for."""
+    # A new game for each example, rolled back after it: the draws depend on its hands.
+    with transaction.atomic():
+        _save_after_a_change(client, new_game(club, "setback"), data)
+        transaction.set_rollback(True)
+
+
+def _save_after_a_change(client, game: Game, data: Any) -> None:
+    count = data.draw(st.integers(1, 4))
+    for _hand in range(count):
+        hand_record(game=game, record=HandRecord(misdeal=True))
+    url = f"/games/{game.pk}/hands/"
+    fields = form_fields(client.get(f"/games/{game.pk}/").content.decode(), url)
+    post = {name: offered[0] for name, offered in fields.items() if name in BASIS_FIELDS}
+    post["action"] = data.draw(st.sampled_from(["misdeal", "passed"]))
+    number = data.draw(st.integers(1, count))
+    change = data.draw(st.sampled_from(["add", "edit", "delete", "undo", "restore"]))
+    if change == "add":
+        hand_record(game=game, record=HandRecord(misdeal=True))
+    elif change == "edit":
+        hand_edit(game=game, number=number, record=PLAYED)
+    elif change in ("delete", "restore"):
+        hand_delete(game=game, number=number)
+        if change == "restore":
+            change_restore(game=game, change=game.changes.order_by("pk").last())
+    else:
+        hand_delete(game=game, number=count, undo=True)
+    event(f"another phone: {change}")
+    before = snapshot()
+
+    response = client.post(url, post, **(HTMX if data.draw(st.booleans()) else {}))
+
+    assert answered(response, before, f"{change} then {post!r}") == 409

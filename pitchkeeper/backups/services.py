@@ -64,10 +64,10 @@ IN_RECORD: dict[type[models.Model], set[str]] = {
     },
 }
 
-# What the engine works out again when a game's hands are saved; and a hand's entry
-# form token, spent once its hand was recorded.
+# What the engine works out again when a game's hands are saved; a hand's entry form
+# token, spent once its hand was recorded; and the revision that saving them starts.
 REPLAYED: dict[type[models.Model], set[str]] = {
-    Game: {"winner", "winner_team", "won_by"},
+    Game: {"winner", "winner_team", "won_by", "revision"},
     Hand: {"kind", "dealer", "made", "version", "token"},
 }
 

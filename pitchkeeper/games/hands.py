@@ -17,6 +17,7 @@ from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from pitchkeeper.games.basis import Basis, Conflict, basis_check
 from pitchkeeper.games.models import Game, Hand, HandChange
 from pitchkeeper.games.replay import GameState, game_state, kept_result, saved_state
 from pitchkeeper.games.signals import game_saved
@@ -139,7 +140,7 @@ def game_save(
         Hand.objects.bulk_update(changed, [*columns, "version", "number"])
     if new:
         Hand.objects.bulk_create(new)
-    _save_outcome(game, result, ids)
+    _save_outcome(game, result, ids, revision=version)
     game_saved.send(Game, game=game, record=state.record, result=result, ids=ids)
     known = state.record.hands[:kept]
     return saved_state(game=game, seats=state.seats, hands=stored, result=result, known=known)
@@ -176,12 +177,13 @@ def _played(
     return replay(rules, seating, state.record.first_dealer, records)
 
 
-def _save_outcome(game: Game, result: GameResult, ids: Mapping[str, int]) -> None:
+def _save_outcome(game: Game, result: GameResult, ids: Mapping[str, int], *, revision: int) -> None:
     """The game's derived ending: finished when the engine says so, won or drawn (a
     drawn game is finished with no winner and ``won_by`` "draw", so the check that a
-    finished game has a ``won_by`` holds)."""
+    finished game has a ``won_by`` holds); and its new revision, in the same write."""
     winner_id = ids.get(result.winner) if result.winner else None
     outcome = {
+        "revision": revision,
         "winner_id": winner_id,
         "winner_team": result.winner if result.winner and winner_id is None else "",
         "won_by": result.won_by or "",
@@ -190,12 +192,6 @@ def _save_outcome(game: Game, result: GameResult, ids: Mapping[str, int]) -> Non
     for name, value in outcome.items():
         setattr(game, name, value)
     game.save(update_fields=[*outcome, "updated"])
-
-
-class Conflict(RuleError):
-    """The game changed after the page the entry was made on was shown: another phone
-    saved first. Nothing was saved; the entry is shown again beside the game as it is
-    now, for its user to check and save again."""
 
 
 def _locked_state(game: Game, seen: GameState | None = None) -> GameState:
@@ -215,14 +211,15 @@ def _locked_state(game: Game, seen: GameState | None = None) -> GameState:
 
 
 def _next_version(state: GameState) -> int:
-    """The version for the hands written now: above every version the game's hands have
-    and have had (each change is one HandChange row, so their count only grows).
+    """The game's revision after this change, and the version of the hands written now:
+    one past its revision, which every change has made the version it wrote, so it is at
+    or above every version the game's hands have and have had. (Hands written another
+    way, a generated league's, may be above it: then one past theirs.)
 
     One counter per game, not per hand: a hand that moves up when an earlier one is
     deleted, or a new hand where an undone one was, never takes the version that a
     stale page still carries for its number."""
-    changes = HandChange.objects.filter(game=state.game).count()
-    return max([changes, *(hand.version for hand in state.hands)]) + 1
+    return max([state.game.revision, *(hand.version for hand in state.hands)]) + 1
 
 
 def _hand_data(state: GameState, number: int) -> dict[str, Any]:
@@ -261,7 +258,7 @@ def hand_record(
     game: Game,
     record: HandRecord,
     token: str | None = None,
-    expected: int | None = None,
+    basis: Basis | None = None,
     user: AbstractBaseUser | None = None,
     seen: GameState | None = None,
 ) -> GameState:
@@ -269,27 +266,19 @@ def hand_record(
 
     ``token`` is the entry form's one-time token: when a hand was already saved with it
     (a double tap, a form sent again) the game is returned as it is, nothing added.
-    ``expected`` is the number of the hand the form was for: when another phone saved
-    (or removed) a hand meanwhile, Conflict is raised and nothing is saved.
+    ``basis`` is what the page the entry was made on was made from: a page's save always
+    gives one, and unless the game is still exactly that (``basis_check``), Conflict is
+    raised and nothing is saved. None only from code that adds to the game as it is (a
+    command, a test).
     ``seen`` is the game as the caller read it, used again if it is still what is
     stored, so that a request replays the game once.
     """
     state = _locked_state(game, seen)
     if token is not None and any(hand.token == token for hand in state.hands):
         return state
+    if basis is not None:
+        basis_check(state=state, basis=basis)
     number = len(state.hands) + 1
-    if expected is not None and expected != number:
-        if expected < number:
-            message = _(
-                "Hand %(number)d was saved from another phone meanwhile; check the scores "
-                "and save yours again if it is still right."
-            ) % {"number": expected}
-        else:
-            message = _(
-                "The hands were changed from another phone meanwhile; check the scores "
-                "and save yours again if it is still right."
-            )
-        raise Conflict(message)
     return _insert(state, number, record, user=user, action=HandChange.Action.ADD, token=token)
 
 

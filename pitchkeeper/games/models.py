@@ -71,6 +71,11 @@ class Game(models.Model):
     deleted_at = models.DateTimeField(_("deleted at"), null=True, blank=True)
     # A practice game is kept and shown, but left out of seasons, ratings and the ledger.
     counts = models.BooleanField(_("counts"), default=True)
+    # Advanced by every change of the game's hands, in its transaction, and given to the
+    # hands it writes as their version (games.hands.game_save): a hand is saved only
+    # against the revision its page was made from, so that it is never recorded under a
+    # deal that moved meanwhile.
+    revision = models.PositiveIntegerField(_("revision"), default=0)
 
     # Every query sees deleted games too (admin, exports, the stats): a screen for the
     # players asks for ``alive()`` ones.
@@ -182,9 +187,9 @@ class Hand(models.Model):
         Player, on_delete=models.PROTECT, related_name="hands_dealt", verbose_name=_("dealer")
     )
     made = models.BooleanField(_("made"), null=True, blank=True)
-    # Bumped whenever the row is written (edited, or moved by a deletion before it), from
-    # one counter per game (games.hands._next_version): an edit made from an older page is
-    # refused, not applied.
+    # Bumped whenever the row is written (edited, moved by a deletion before it, or given
+    # another dealer by a change before it), from the game's revision
+    # (games.hands._next_version): an edit made from an older page is refused, not applied.
     version = models.PositiveIntegerField(_("version"), default=1)
     # The entry form's one-time token: a double tap or a resent form records once.
     # NULL, not "", for hands without one, so that the unique constraint ignores them.

@@ -10,7 +10,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('pitchkeeper', '0017_steal_up_to'),
+        ('pitchkeeper', '0018_game_revision'),
     ]
 
     operations = [

@@ -1,9 +1,10 @@
 // The game screen with no network: a hand saved offline (or whose save got no answer)
 // is kept on the phone in IndexedDB, as the exact form body with its one-time token and
-// the number of the hand it follows, and sent in order when the network returns. The
-// server records a token once and refuses a hand that no longer follows its last one
-// (another phone saved first): that conflict is shown, and the entry kept, until a
-// person enters it as the next hand or discards it. Without this file (or without
+// its basis (the game's revision it follows, the hand's number and dealer), and sent in
+// order when the network returns. The server records a token once and refuses a hand
+// whose basis the game has moved from (another phone saved, changed, deleted, undid or
+// restored a hand): that conflict is shown, and the entry kept, until a person enters it
+// as the next hand or discards it. Without this file (or without
 // JavaScript) the form posts as it always did.
 "use strict";
 
@@ -24,7 +25,7 @@
   let phrases = null;
   const plural = new Intl.PluralRules(document.documentElement.lang || "en");
   // The form's own fields, never carried from one entry to another.
-  const OWN_FIELDS = new Set(["csrfmiddlewaretoken", "token", "expected", "entry_dealer"]);
+  const OWN_FIELDS = new Set(["csrfmiddlewaretoken", "token", "revision", "expected", "entry_dealer"]);
   let queue = [];
   let loaded = false;
   let syncing = false;
@@ -121,10 +122,21 @@
     return btoa(String.fromCharCode(...bytes)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
   }
 
-  // The number the next hand gets: after the last one waiting, or the server's next.
-  function nextNumber(form) {
+  // The basis of the next hand: the number it gets and the game's revision it follows.
+  // Each waiting hand, once recorded, is one change of the game: the next follows the
+  // last one waiting by one of each; with none waiting, the server's. An entry kept
+  // before revisions has none: the next says none either, and the server refuses it.
+  function nextBasis(form) {
     const last = queue[queue.length - 1];
-    return last ? last.expected + 1 : Number(form.dataset.serverNext || form.elements.expected.value);
+    if (!last) {
+      const fields = form.elements;
+      return {
+        expected: Number(form.dataset.serverNext || fields.expected.value),
+        revision: form.dataset.serverRevision ?? fields.revision.value,
+      };
+    }
+    const revision = Number.isInteger(last.revision) ? last.revision + 1 : "";
+    return { expected: last.expected + 1, revision };
   }
 
   function prepareForm() {
@@ -132,16 +144,30 @@
     if (!form) {
       return;
     }
-    form.dataset.serverNext ??= form.elements.expected.value;
+    const fields = form.elements;
+    const title = document.getElementById("entry-title");
+    form.dataset.serverNext ??= fields.expected.value;
+    form.dataset.serverRevision ??= fields.revision.value;
+    form.dataset.serverDealer ??= fields.entry_dealer.value;
+    form.dataset.serverTitle ??= title.textContent;
     const conflicted = queue[0] && queue[0].state !== "waiting";
-    if (!queue.length || conflicted) {
+    if (conflicted) {
       return;
     }
-    const number = nextNumber(form);
-    form.elements.expected.value = number;
-    const title = document.getElementById("entry-title");
+    const { expected, revision } = nextBasis(form);
+    fields.expected.value = expected;
+    fields.revision.value = revision;
+    if (!queue.length) {
+      // The last one waiting discarded: the server's hand again.
+      fields.entry_dealer.value = form.dataset.serverDealer;
+      title.textContent = form.dataset.serverTitle;
+      return;
+    }
+    // The dealer after the waiting hands, as the phone's engine sees it: not the page's,
+    // which deals an earlier hand. Not known, not said (the server then names no dealer).
     const dealer = localDealer();
-    title.textContent = dealer ? phrase("deals", { n: number, dealer }) : phrase("hand", { n: number });
+    fields.entry_dealer.value = dealer || "";
+    title.textContent = dealer ? phrase("deals", { n: expected, dealer }) : phrase("hand", { n: expected });
   }
 
   // ---- Totals from the phone's own engine, when it is there ----
@@ -246,6 +272,11 @@
     return new URLSearchParams(data).toString();
   }
 
+  function revisionOf(fields) {
+    const value = fields.get("revision");
+    return value ? Number(value) : null;
+  }
+
   async function keep(url, body, hand = null) {
     const fields = new URLSearchParams(body);
     const entry = {
@@ -254,6 +285,7 @@
       body,
       token: fields.get("token"),
       expected: Number(fields.get("expected")),
+      revision: revisionOf(fields),
       hand,
       state: "waiting",
       message: "",
@@ -300,6 +332,7 @@
       head.body = bodyOf(data);
       head.token = data.get("token");
       head.expected = Number(data.get("expected"));
+      head.revision = revisionOf(data);
       head.hand = hand;
       head.state = "waiting";
       head.message = "";
@@ -309,7 +342,9 @@
       // A page opened from the cache shows the token it was first sent with: a new
       // one, so that two hands entered offline are never taken for one.
       data.set("token", freshToken());
-      data.set("expected", nextNumber(form));
+      const { expected, revision } = nextBasis(form);
+      data.set("expected", expected);
+      data.set("revision", revision);
       await keep(postUrl(form), bodyOf(data), hand);
     }
     blank(form);

@@ -14,8 +14,10 @@ import pytest
 from playwright.sync_api import expect
 
 from pitchkeeper.core.offline import engine_files
-from pitchkeeper.games.models import Game, Hand
+from pitchkeeper.games.hands import change_restore, hand_delete, hand_edit, hand_record
+from pitchkeeper.games.models import Game, Hand, HandChange
 from pitchkeeper.games.replay import game_state
+from pitchkeeper.rules import HandRecord
 from tests.browser.test_game import SETBACK_TABLE, open_game, save, shown_scores
 from tests.browser.test_integrity import enter
 
@@ -284,3 +286,63 @@ def test_an_incomplete_entry_offline_is_told_and_not_kept(phone, make_game):
     save(page)
     expect(waiting(page)).to_have_text(waiting_text(1))
     expect(page.locator("#queue [data-refused]")).to_be_hidden()
+
+
+def _played(pitcher: str, bid: int = 2) -> HandRecord:
+    return HandRecord(
+        pitcher=pitcher,
+        bid=bid,
+        points={"high": pitcher, "low": pitcher, "jack": None, "game": pitcher},
+    )
+
+
+# Another phone's change while a hand waits here, and what the queue box then says.
+OTHER_PHONE = {
+    "edit": (
+        lambda game: hand_edit(game=game, number=1, record=_played("Cy", 3)),
+        "Hand 1 was changed from another phone meanwhile",
+    ),
+    "delete": (
+        lambda game: hand_delete(game=game, number=1),
+        "Hand 1 was deleted from another phone meanwhile",
+    ),
+    "undo": (
+        lambda game: hand_delete(game=game, number=2, undo=True),
+        "Hand 2 was undone from another phone meanwhile",
+    ),
+    "restore": (
+        lambda game: change_restore(
+            game=game, change=game.changes.get(action=HandChange.Action.DELETE)
+        ),
+        "Hand 3 was restored from another phone meanwhile",
+    ),
+}
+
+
+@pytest.mark.parametrize("change", OTHER_PHONE)
+def test_a_waiting_hand_is_held_when_another_phone_changed_the_hands(phone, make_game, change):
+    # Two hands played; a third recorded and deleted, so that there is one to restore.
+    game = make_game("setback", SETBACK_TABLE).game
+    for pitcher in ("Bob", "Cy", "Ann"):
+        hand_record(game=game, record=_played(pitcher))
+    hand_delete(game=game, number=3)
+    page = phone.new_page()
+    open_kept(page, game)
+    phone.allow(OFFLINE_LOGS)
+    page.context.set_offline(True)
+    enter(page, "Ann", 3, "Ann")
+    save(page)
+    expect(waiting(page)).to_have_text(waiting_text(1))
+    act, said = OTHER_PHONE[change]
+    act(game)
+    hands = list(game.hands.values_list("pk", "version"))
+
+    page.context.set_offline(False)
+
+    conflict = page.locator("#queue [data-conflict]")
+    expect(conflict).to_be_visible(timeout=SYNCED)
+    expect(conflict).to_contain_text("Hand 3 from this phone was not recorded")
+    expect(conflict).to_contain_text(said)
+    expect(page.locator('#entry input[name="contract"][value="Ann:3"]')).to_be_checked()
+    assert list(game.hands.values_list("pk", "version")) == hands
+    assert not game.hands.filter(pitcher__name="Ann", bid=3).exists()

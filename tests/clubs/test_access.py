@@ -13,7 +13,7 @@ from pitchkeeper.games.hands import hand_record
 from pitchkeeper.games.models import Game, Hand
 from pitchkeeper.games.services import game_create
 from pitchkeeper.rules import HandRecord, resolve_rules
-from tests.conftest import PASSWORD, sign_in
+from tests.conftest import PASSWORD, entry_basis, sign_in
 
 pytestmark = pytest.mark.django_db
 
@@ -161,7 +161,11 @@ def test_a_scorekeeper_records_hands_but_does_not_manage_the_club(member, make_g
     keeper = member("scorekeeper", client)
 
     assert (
-        keeper.post(reverse("hand_add", args=[game.pk]), {"action": "misdeal"}).status_code == 302
+        keeper.post(
+            reverse("hand_add", args=[game.pk]),
+            {**entry_basis(game.pk), **entry_basis(game.pk), "action": "misdeal"},
+        ).status_code
+        == 302
     )
     assert keeper.get(reverse("club", args=[game.club_id])).status_code == 403
     assert keeper.post(reverse("share_revoke", args=[game.pk])).status_code == 403

@@ -14,6 +14,7 @@ import redis
 from django.urls import reverse
 
 from pitchkeeper.games.models import Game
+from tests.conftest import entry_basis
 from tests.games.test_views_game import hand_post
 
 pytestmark = pytest.mark.django_db
@@ -45,7 +46,9 @@ def test_a_replay_kept_by_one_process_is_found_by_another(settings, client, game
             "LOCATION": redis_url,
         }
     }
-    saved = client.post(reverse("hand_add", args=[game.pk]), hand_post())
+    saved = client.post(
+        reverse("hand_add", args=[game.pk]), {**entry_basis(game.pk), **hand_post()}
+    )
     assert saved.status_code == 302, saved.content.decode()
     assert client.get(reverse("game", args=[game.pk])).status_code == 200
 

@@ -14,6 +14,7 @@ from pitchkeeper.games.models import Hand
 from pitchkeeper.games.services import games_import
 from pitchkeeper.rules import HandRecord, RuleError
 from pitchkeeper.rules.record import MAX_HANDS
+from tests.conftest import entry_basis
 from tests.games.test_views_game import HTMX, hand_post
 
 pytestmark = pytest.mark.django_db
@@ -28,7 +29,9 @@ def full_game(club, game_data):
 @pytest.mark.parametrize("htmx", [False, True])
 def test_a_hand_past_the_most_is_refused_with_the_reason(client, full_game, htmx):
     response = client.post(
-        reverse("hand_add", args=[full_game.pk]), hand_post(), **(HTMX if htmx else {})
+        reverse("hand_add", args=[full_game.pk]),
+        {**entry_basis(full_game.pk), **hand_post()},
+        **(HTMX if htmx else {}),
     )
 
     assert response.status_code == 400
@@ -41,7 +44,9 @@ def test_a_hand_past_the_most_is_refused_with_the_reason(client, full_game, htmx
 
 def test_the_reason_is_in_the_users_language(client, full_game):
     response = client.post(
-        reverse("hand_add", args=[full_game.pk]), hand_post(), HTTP_ACCEPT_LANGUAGE="ru"
+        reverse("hand_add", args=[full_game.pk]),
+        {**entry_basis(full_game.pk), **hand_post()},
+        HTTP_ACCEPT_LANGUAGE="ru",
     )
 
     assert f"В игре может быть не больше {MAX_HANDS} сдач" in response.content.decode()

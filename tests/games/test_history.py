@@ -15,7 +15,7 @@ from pitchkeeper.games.models import Game, Hand, HandChange
 from pitchkeeper.games.replay import game_state
 from pitchkeeper.games.services import game_create, game_delete
 from pitchkeeper.rules import HandRecord, RuleError, resolve_rules
-from tests.conftest import PASSWORD, sign_in
+from tests.conftest import PASSWORD, entry_basis, sign_in
 
 pytestmark = pytest.mark.django_db
 
@@ -81,11 +81,11 @@ def actions(game: Game) -> list[tuple[str, int]]:
 
 def test_every_change_from_the_screens_is_kept_with_its_user(client, user, game):
     add, edit = reverse("hand_add", args=[game.pk]), reverse("hand_edit", args=[game.pk, 1])
-    client.post(add, hand_post())
-    client.post(add, {"action": "misdeal"})
+    client.post(add, {**entry_basis(game.pk), **entry_basis(game.pk), **hand_post()})
+    client.post(add, {**entry_basis(game.pk), **entry_basis(game.pk), "action": "misdeal"})
     client.post(edit, hand_post(pitcher="Cy", bid="3", high="Cy", low="Cy"))
     client.post(reverse("undo", args=[game.pk]))
-    client.post(reverse("redo", args=[game.pk]))
+    client.post(reverse("redo", args=[game.pk]), entry_basis(game.pk))
     client.post(reverse("hand_delete", args=[game.pk, 1]))
 
     assert actions(game) == [
@@ -148,7 +148,10 @@ def test_history_page_and_fragment(client, game):
 
 
 def test_history_names_who_made_each_change(client, user, game):
-    client.post(reverse("hand_add", args=[game.pk]), {"action": "misdeal"})
+    client.post(
+        reverse("hand_add", args=[game.pk]),
+        {**entry_basis(game.pk), **entry_basis(game.pk), "action": "misdeal"},
+    )
 
     html = client.get(reverse("game_history", args=[game.pk])).content.decode()
 

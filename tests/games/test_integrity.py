@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 import threading
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -13,13 +14,24 @@ from django.db import connection
 from django.test import Client
 from django.urls import reverse
 
-from pitchkeeper.games.hands import Conflict, hand_delete, hand_edit, hand_insert, hand_record
+from pitchkeeper.games.hands import (
+    Basis,
+    Conflict,
+    hand_delete,
+    hand_edit,
+    hand_insert,
+    hand_record,
+)
 from pitchkeeper.games.models import Hand, HandChange
 from pitchkeeper.games.replay import game_state
 from pitchkeeper.rules import HandRecord, RuleError
-from tests.conftest import sign_in
+from tests.conftest import entry_basis, sign_in
+from tests.games.test_basis import ALL_PASSED, BOB_BIDS_2
 
 pytestmark = pytest.mark.django_db
+
+# What the form of a new game's first hand says it was made from.
+FIRST = Basis(revision=0, number=1)
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
 
@@ -46,7 +58,7 @@ def hand_post(pitcher="Bob", bid="2", high="Bob", low="Bob", jack="nobody", game
 def page_fields(html: str) -> dict[str, str]:
     """The hidden fields the game screen's entry form sends back."""
     fields = {}
-    for name in ("token", "expected", "entry_dealer"):
+    for name in ("token", "revision", "expected", "entry_dealer"):
         found = re.search(rf'name="{name}" value="([^"]*)"', html)
         assert found, name
         fields[name] = found[1]
@@ -68,8 +80,8 @@ def game(make_game):
 
 
 def test_the_same_token_twice_records_one_hand(game):
-    first = hand_record(game=game, record=played(), token="t1", expected=1)
-    again = hand_record(game=game, record=played(), token="t1", expected=1)
+    first = hand_record(game=game, record=played(), token="t1", basis=FIRST)
+    again = hand_record(game=game, record=played(), token="t1", basis=FIRST)
 
     assert Hand.objects.count() == 1
     assert Hand.objects.get().token == "t1"
@@ -78,10 +90,10 @@ def test_the_same_token_twice_records_one_hand(game):
 
 
 def test_a_hand_saved_meanwhile_is_a_conflict_and_nothing_is_saved(game):
-    hand_record(game=game, record=played(), expected=1)
+    hand_record(game=game, record=played(), basis=FIRST)
 
     with pytest.raises(Conflict, match="Hand 1 was saved from another phone meanwhile"):
-        hand_record(game=game, record=played("Cy", 3, "Cy", "Cy"), token="late", expected=1)
+        hand_record(game=game, record=played("Cy", 3, "Cy", "Cy"), token="late", basis=FIRST)
 
     assert Hand.objects.count() == 1
     assert not Hand.objects.filter(token="late").exists()
@@ -93,8 +105,8 @@ def test_a_hand_removed_meanwhile_is_a_conflict_too(game):
     hand_record(game=game, record=played())
     hand_delete(game=game, number=1)
 
-    with pytest.raises(Conflict, match="The hands were changed from another phone"):
-        hand_record(game=game, record=played(), expected=2)
+    with pytest.raises(Conflict, match="Hand 1 was deleted from another phone meanwhile"):
+        hand_record(game=game, record=played(), basis=Basis(revision=1, number=2))
     assert not Hand.objects.exists()
 
 
@@ -102,9 +114,15 @@ def test_a_double_tap_on_the_game_screen_records_once(client, game):
     fields = page_fields(client.get(reverse("game", args=[game.pk])).content.decode())
     url = reverse("hand_add", args=[game.pk])
 
-    first = client.post(url, hand_post(**fields))
-    second = client.post(url, hand_post(**fields))
-    third = client.post(url, hand_post(**fields), **HTMX)
+    first = client.post(
+        url, {**entry_basis(game.pk), **entry_basis(game.pk), **hand_post(**fields)}
+    )
+    second = client.post(
+        url, {**entry_basis(game.pk), **entry_basis(game.pk), **hand_post(**fields)}
+    )
+    third = client.post(
+        url, {**entry_basis(game.pk), **entry_basis(game.pk), **hand_post(**fields)}, **HTMX
+    )
 
     assert first.status_code == second.status_code == 302
     assert third.status_code == 200
@@ -118,9 +136,15 @@ def test_a_form_sent_again_after_the_winning_hand_is_no_error(client, game):
     smudge = hand_post(bid="4", high="Bob", low="Bob", jack="Bob", game="Bob", **fields)
     url = reverse("hand_add", args=[game.pk])
 
-    assert client.post(url, smudge).status_code == 302
+    assert (
+        client.post(url, {**entry_basis(game.pk), **entry_basis(game.pk), **smudge}).status_code
+        == 302
+    )
     # The game is over now, but this is the same entry: it was saved, not refused.
-    assert client.post(url, smudge).status_code == 302
+    assert (
+        client.post(url, {**entry_basis(game.pk), **entry_basis(game.pk), **smudge}).status_code
+        == 302
+    )
     assert Hand.objects.count() == 1
 
 
@@ -142,7 +166,11 @@ def test_stale_entry_is_refused_with_the_current_table_and_the_entry_kept(client
     for headers in ({}, HTMX):
         response = client.post(
             reverse("hand_add", args=[game.pk]),
-            hand_post(pitcher="Cy", bid="3", high="Cy", low="Cy", game="Dee", **fields),
+            {
+                **entry_basis(game.pk),
+                **entry_basis(game.pk),
+                **hand_post(pitcher="Cy", bid="3", high="Cy", low="Cy", game="Dee", **fields),
+            },
             **headers,
         )
 
@@ -165,7 +193,11 @@ def test_stale_entry_is_refused_with_the_current_table_and_the_entry_kept(client
     again = page_fields(response.content.decode())
     response = client.post(
         reverse("hand_add", args=[game.pk]),
-        hand_post(pitcher="Cy", bid="3", high="Cy", low="Cy", game="Dee", **again),
+        {
+            **entry_basis(game.pk),
+            **entry_basis(game.pk),
+            **hand_post(pitcher="Cy", bid="3", high="Cy", low="Cy", game="Dee", **again),
+        },
     )
     assert response.status_code == 302
     assert Hand.objects.count() == 2
@@ -188,7 +220,10 @@ def test_a_kept_auction_moves_with_its_bidders_to_the_new_dealer(client, game):
         **fields,
     )
 
-    response = client.post(reverse("hand_add", args=[game.pk]), entry)
+    response = client.post(
+        reverse("hand_add", args=[game.pk]),
+        {**entry_basis(game.pk), **entry_basis(game.pk), **entry},
+    )
 
     assert response.status_code == 409
     data = response.context["form"].data
@@ -199,7 +234,9 @@ def test_a_kept_auction_moves_with_its_bidders_to_the_new_dealer(client, game):
 def test_garbled_hidden_fields_are_a_clear_400(client, game):
     url = reverse("hand_add", args=[game.pk])
     for bad in ({"expected": "one"}, {"expected": "-1"}, {"token": "x" * 44}, {"token": "<b>"}):
-        response = client.post(url, hand_post(**bad))
+        response = client.post(
+            url, {**entry_basis(game.pk), **entry_basis(game.pk), **hand_post(**bad)}
+        )
         assert response.status_code == 400, bad
         assert "reload it and try again" in response.content.decode()
     assert not Hand.objects.exists()
@@ -361,14 +398,24 @@ def test_a_second_tap_on_redo_redoes_once(client, game):
     client.post(reverse("undo", args=[game.pk]))
     client.post(reverse("undo", args=[game.pk]))
     page = client.get(reverse("game", args=[game.pk])).content.decode()
-    redo = r'action="/games/\d+/redo/#table".*?name="expected" value="(\d+)"'
-    expected = re.search(redo, page, re.S)
+    redo = (
+        r'action="/games/\d+/redo/#table".*?name="revision" value="(\d+)"'
+        r'.*?name="expected" value="(\d+)"'
+    )
+    found = re.search(redo, page, re.S)
+    basis = {"revision": found[1], "expected": found[2]}
 
-    client.post(reverse("redo", args=[game.pk]), {"expected": expected[1]})
-    response = client.post(reverse("redo", args=[game.pk]), {"expected": expected[1]}, **HTMX)
+    assert (
+        client.post(reverse("redo", args=[game.pk]), {**entry_basis(game.pk), **basis}).status_code
+        == 302
+    )
+    response = client.post(
+        reverse("redo", args=[game.pk]), {**entry_basis(game.pk), **basis}, **HTMX
+    )
 
     assert response.status_code == 409
     assert Hand.objects.count() == 1
+    assert HandChange.objects.filter(action=HandChange.Action.ADD).count() == 3
 
 
 # ---- Two phones at the same moment, on the real database ----
@@ -406,8 +453,8 @@ def test_two_phones_saving_hand_1_at_once_record_exactly_one(make_game, attempt)
     game = make_game().game
 
     outcomes = race(
-        lambda: hand_record(game=game, record=played("Bob"), token="phone-a", expected=1),
-        lambda: hand_record(game=game, record=played("Cy", 3, "Cy"), token="phone-b", expected=1),
+        lambda: hand_record(game=game, record=played("Bob"), token="phone-a", basis=FIRST),
+        lambda: hand_record(game=game, record=played("Cy", 3, "Cy"), token="phone-b", basis=FIRST),
     )
 
     saved = [o for o in outcomes if not isinstance(o, Exception)]
@@ -424,8 +471,8 @@ def test_a_double_tap_racing_itself_records_once(make_game):
     game = make_game().game
 
     outcomes = race(
-        lambda: hand_record(game=game, record=played(), token="same", expected=1),
-        lambda: hand_record(game=game, record=played(), token="same", expected=1),
+        lambda: hand_record(game=game, record=played(), token="same", basis=FIRST),
+        lambda: hand_record(game=game, record=played(), token="same", basis=FIRST),
     )
 
     assert not any(isinstance(o, Exception) for o in outcomes), outcomes
@@ -444,8 +491,16 @@ def test_two_phones_posting_the_form_at_once_record_exactly_one(user, club, make
     url = reverse("hand_add", args=[game.pk])
 
     statuses = race(
-        lambda: phones[0].post(url, entries[0], **HTMX).status_code,
-        lambda: phones[1].post(url, entries[1], **HTMX).status_code,
+        lambda: (
+            phones[0]
+            .post(url, {**entry_basis(game.pk), **entry_basis(game.pk), **entries[0]}, **HTMX)
+            .status_code
+        ),
+        lambda: (
+            phones[1]
+            .post(url, {**entry_basis(game.pk), **entry_basis(game.pk), **entries[1]}, **HTMX)
+            .status_code
+        ),
     )
 
     assert sorted(statuses) == [200, 409], statuses
@@ -482,3 +537,31 @@ def test_a_kept_edit_auction_moves_with_its_bidders_when_the_deal_moved(client, 
     # Ann deals now: Bob, Cy, Dee, then Ann.
     assert [data.get(f"auction_{seat}") for seat in range(4)] == ["pass", "2", "pass", "3"]
     assert 'name="entry_dealer" value="Ann"' in response.content.decode()
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("attempt", range(3))
+def test_an_edit_racing_a_save_never_records_the_save_for_another_dealer(make_game, attempt):
+    # Issue 19: hand 1 all passed, hand 2 a misdeal, both dealt by Ann; Bob deals hand 3
+    # on phone B's page while phone A makes hand 1 a played hand (Cy would deal hand 3).
+    game = make_game("plain-auction-pitch").game
+    hand_record(game=game, record=ALL_PASSED)
+    hand_record(game=game, record=HandRecord(misdeal=True))
+    basis = Basis(revision=2, number=3, dealer="Bob")
+
+    def phone_b() -> Any:
+        # At the same moment, or just after the edit: both orders come up.
+        time.sleep(0.2 * attempt)
+        return hand_record(game=game, record=HandRecord(misdeal=True), token="b", basis=basis)
+
+    outcomes = race(lambda: hand_edit(game=game, number=1, record=BOB_BIDS_2), phone_b)
+
+    assert not isinstance(outcomes[0], Exception), outcomes
+    added = HandChange.objects.filter(game=game, action=HandChange.Action.ADD, number=3)
+    if isinstance(outcomes[1], Exception):
+        assert isinstance(outcomes[1], Conflict), outcomes
+        assert not added.exists()
+    else:
+        # Saved only before the edit: for Bob's deal, the one it was entered for.
+        edited = HandChange.objects.get(game=game, action=HandChange.Action.EDIT)
+        assert added.get().pk < edited.pk

@@ -21,6 +21,7 @@ from pitchkeeper.games.models import Hand
 from pitchkeeper.games.replay import GameState, game_state
 from pitchkeeper.rules import HandRecord
 from pitchkeeper.rules.engine import RunningGame
+from tests.conftest import entry_basis
 
 pytestmark = pytest.mark.django_db
 
@@ -98,7 +99,11 @@ def test_a_hand_submit_plays_the_new_hand_only(client, state, played, headers, s
         cache.clear()
     data = {**as_posted(next_hand(state)), "expected": str(HANDS + 1)}
 
-    response = client.post(reverse("hand_add", args=[state.game.pk]), data, **headers)
+    response = client.post(
+        reverse("hand_add", args=[state.game.pk]),
+        {**entry_basis(state.game.pk), **entry_basis(state.game.pk), **data},
+        **headers,
+    )
 
     assert response.status_code == status
     assert Hand.objects.filter(game=state.game).count() == HANDS + 1
@@ -114,7 +119,7 @@ def test_undo_takes_the_replay_kept_before_the_last_hand_and_redo_plays_it_again
     # The game as it was before its last hand was saved is still kept.
     assert played == []
 
-    client.post(reverse("redo", args=[state.game.pk]), **headers)
+    client.post(reverse("redo", args=[state.game.pk]), entry_basis(state.game.pk), **headers)
 
     assert played == [HANDS]
     assert game_state(game=state.game).record == state.record
@@ -220,16 +225,23 @@ def test_a_read_and_each_one_tap_change_cost_the_same_queries_however_long_the_g
         counts = []
         # The entry's one-time token too: the submit looks for it among the hands.
         entry = {"action": "misdeal", "token": f"entry-{len(game_state(game=game).hands)}"}
+        # What each sends, made just before it: a save states the game's basis as it is.
         requests = [
-            ("get", reverse("game", args=[game.pk]), {}, {}),
-            ("get", reverse("game_hands", args=[game.pk]), {}, HTMX),
-            ("post", reverse("hand_add", args=[game.pk]), entry, {}),
-            ("post", reverse("undo", args=[game.pk]), {}, {}),
-            ("post", reverse("redo", args=[game.pk]), {}, {}),
+            ("get", reverse("game", args=[game.pk]), dict, {}),
+            ("get", reverse("game_hands", args=[game.pk]), dict, HTMX),
+            (
+                "post",
+                reverse("hand_add", args=[game.pk]),
+                lambda: {**entry_basis(game.pk), **entry},
+                {},
+            ),
+            ("post", reverse("undo", args=[game.pk]), dict, {}),
+            ("post", reverse("redo", args=[game.pk]), lambda: entry_basis(game.pk), {}),
         ]
         for method, url, data, headers in requests:
+            sent = data()
             with CaptureQueriesContext(connection) as queries:
-                response = getattr(client, method)(url, data, **headers)
+                response = getattr(client, method)(url, sent, **headers)
             assert response.status_code in (200, 302)
             counts.append(len(queries.captured_queries))
         return counts

@@ -15,6 +15,7 @@ from pitchkeeper.games.forms.auction import AUCTION_ROUNDS, MOST_AUCTION_FIELDS
 from pitchkeeper.games.models import Hand
 from pitchkeeper.games.replay import game_state
 from pitchkeeper.rules import HandRecord
+from tests.conftest import entry_basis
 from tests.games.test_views_variants import HTMX, Table, everything, new_game, post_for
 
 pytestmark = pytest.mark.django_db
@@ -134,7 +135,10 @@ def test_without_javascript_a_save_asks_for_the_next_turn(client, make_game):
     table = Table(client, new_game(make_game, "bonanza"))
     record = HandRecord(auction=FIRST_ROUND, points=everything("Them", BONANZA))
 
-    response = client.post(reverse("hand_add", args=[table.game.pk]), post_for(table.state, record))
+    response = client.post(
+        reverse("hand_add", args=[table.game.pk]),
+        {**entry_basis(table.game.pk), **post_for(table.state, record)},
+    )
 
     assert response.status_code == 400
     errors = response.context["form"].errors
@@ -168,7 +172,9 @@ def test_a_gap_in_a_later_round_names_whose_turn_it_was(client, make_game):
     }
     del data["auction_4"]
 
-    response = client.post(reverse("hand_add", args=[table.game.pk]), data)
+    response = client.post(
+        reverse("hand_add", args=[table.game.pk]), {**entry_basis(table.game.pk), **data}
+    )
 
     assert response.status_code == 400
     assert response.context["form"].errors["auction_4"] == ["Bob has no bid or pass yet"]
@@ -180,14 +186,18 @@ def test_a_page_sending_far_too_many_turns_makes_a_bounded_form(client, make_gam
     data["auction_9999"] = "pass"
     data[f"auction_{2**63}"] = "pass"
 
-    response = client.post(reverse("hand_add", args=[table.game.pk]), data)
+    response = client.post(
+        reverse("hand_add", args=[table.game.pk]), {**entry_basis(table.game.pk), **data}
+    )
     assert response.status_code == 302
     assert len(Hand.objects.get(game=table.game).auction) == len(TWO_ROUNDS)
 
     data = post_for(table.state, HandRecord(auction=TWO_ROUNDS, points=everything("Them", BONANZA)))
     data["auction_199"] = "pass"
     data["auction_500"] = "pass"
-    response = client.post(reverse("hand_add", args=[table.game.pk]), data)
+    response = client.post(
+        reverse("hand_add", args=[table.game.pk]), {**entry_basis(table.game.pk), **data}
+    )
     assert response.status_code == 400
     form = response.context["form"]
     assert form.auction_count == MOST_AUCTION_FIELDS

@@ -16,6 +16,7 @@ from pitchkeeper.games.models import Game, Hand
 from pitchkeeper.games.replay import game_state
 from pitchkeeper.games.services import game_export
 from pitchkeeper.rules import HandRecord
+from tests.conftest import entry_basis
 from tests.games.test_views_variants import (
     HTMX,
     NINE_FIVE,
@@ -57,7 +58,7 @@ def test_a_contract_below_nine_from_a_forced_hand_is_refused_beside_the_bid(
     )
     response = client.post(
         reverse("hand_add", args=[table.game.pk]),
-        post_for(table.state, record),
+        {**entry_basis(table.game.pk), **post_for(table.state, record)},
         **(HTMX if htmx else {}),
     )
 
@@ -160,7 +161,9 @@ def test_a_name_not_at_the_table_is_refused_as_forced(client, make_game):
     # An invisible character makes it another name.
     data["forced"] = ["Cy\u200b"]
 
-    response = client.post(reverse("hand_add", args=[table.game.pk]), data)
+    response = client.post(
+        reverse("hand_add", args=[table.game.pk]), {**entry_basis(table.game.pk), **data}
+    )
 
     assert response.status_code == 400
     assert "Select a valid choice" in response.context["form"].errors["forced"][0]

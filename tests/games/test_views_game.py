@@ -11,6 +11,7 @@ from pitchkeeper.games.hands import hand_record
 from pitchkeeper.games.models import Game, Hand
 from pitchkeeper.games.replay import game_state
 from pitchkeeper.rules import HandRecord
+from tests.conftest import entry_basis
 
 pytestmark = pytest.mark.django_db
 
@@ -61,7 +62,10 @@ def test_unknown_game_is_404(client):
 
 
 def test_saving_a_hand_in_seven_taps_then_redirects(client, game):
-    response = client.post(reverse("hand_add", args=[game.pk]), hand_post())
+    response = client.post(
+        reverse("hand_add", args=[game.pk]),
+        {**entry_basis(game.pk), **entry_basis(game.pk), **hand_post()},
+    )
 
     assert response.status_code == 302
     assert response["Location"] == reverse("game", args=[game.pk])
@@ -73,7 +77,11 @@ def test_saving_a_hand_in_seven_taps_then_redirects(client, game):
 
 
 def test_saving_a_hand_with_htmx_returns_the_fresh_table(client, game):
-    response = client.post(reverse("hand_add", args=[game.pk]), hand_post(), **HTMX)
+    response = client.post(
+        reverse("hand_add", args=[game.pk]),
+        {**entry_basis(game.pk), **entry_basis(game.pk), **hand_post()},
+        **HTMX,
+    )
 
     assert response.status_code == 200
     html = response.content.decode()
@@ -110,7 +118,11 @@ def test_saving_a_hand_with_htmx_returns_the_fresh_table(client, game):
 )
 def test_illegal_hand_is_refused_next_to_its_field(client, game, post, field, message):
     for headers in ({}, HTMX):
-        response = client.post(reverse("hand_add", args=[game.pk]), post, **headers)
+        response = client.post(
+            reverse("hand_add", args=[game.pk]),
+            {**entry_basis(game.pk), **entry_basis(game.pk), **post},
+            **headers,
+        )
 
         assert response.status_code == 400
         form = response.context["form"]
@@ -132,7 +144,10 @@ def test_dealer_steal_of_a_smudge_is_refused(client, game):
         jack="Bob",
         game="Bob",
     )
-    response = client.post(reverse("hand_add", args=[game.pk]), post)
+    response = client.post(
+        reverse("hand_add", args=[game.pk]),
+        {**entry_basis(game.pk), **entry_basis(game.pk), **post},
+    )
 
     assert response.status_code == 400
     assert "a bid of 4 cannot be taken away" in response.content.decode()
@@ -157,8 +172,8 @@ def test_auction_fragment_offers_only_legal_bids(client, game):
 
 def test_misdeal_and_all_passed_are_one_tap_each(client, game):
     url = reverse("hand_add", args=[game.pk])
-    client.post(url, {"action": "misdeal"})
-    client.post(url, {"action": "passed"})
+    client.post(url, {**entry_basis(game.pk), **entry_basis(game.pk), "action": "misdeal"})
+    client.post(url, {**entry_basis(game.pk), **entry_basis(game.pk), "action": "passed"})
 
     hands = list(Hand.objects.order_by("number"))
     assert [(h.kind, h.dealer.name) for h in hands] == [("misdeal", "Ann"), ("redeal", "Bob")]
@@ -168,7 +183,10 @@ def test_misdeal_and_all_passed_are_one_tap_each(client, game):
 def test_all_passed_under_dealer_forced_is_refused(client, make_game):
     game = make_game("auction-pitch").game
 
-    response = client.post(reverse("hand_add", args=[game.pk]), {"action": "passed"})
+    response = client.post(
+        reverse("hand_add", args=[game.pk]),
+        {**entry_basis(game.pk), **entry_basis(game.pk), "action": "passed"},
+    )
 
     assert response.status_code == 400
     assert "must bid at least 2" in response.content.decode()
@@ -180,29 +198,40 @@ def test_smudge_wins_and_game_over_shows_reason_and_settlement(client, game):
     game.save()
     post = hand_post(bid="4", high="Bob", low="Bob", jack="Bob", game="Bob")
 
-    client.post(reverse("hand_add", args=[game.pk]), post)
+    client.post(
+        reverse("hand_add", args=[game.pk]),
+        {**entry_basis(game.pk), **entry_basis(game.pk), **post},
+    )
 
     html = client.get(reverse("game", args=[game.pk])).content.decode()
     assert "Bob wins with a smudge: bid 4, took every point, and was not in the hole" in html
     assert "Ann pays Bob 2 chips (1.00)" in html
     assert "Rematch" in html
     assert 'name="point_high"' not in html  # no hand after the win
-    response = client.post(reverse("hand_add", args=[game.pk]), hand_post())
+    response = client.post(
+        reverse("hand_add", args=[game.pk]),
+        {**entry_basis(game.pk), **entry_basis(game.pk), **hand_post()},
+    )
     assert response.status_code == 409
 
 
 def test_undo_and_redo(client, game):
-    client.post(reverse("hand_add", args=[game.pk]), hand_post())
+    client.post(
+        reverse("hand_add", args=[game.pk]),
+        {**entry_basis(game.pk), **entry_basis(game.pk), **hand_post()},
+    )
 
     response = client.post(reverse("undo", args=[game.pk]), **HTMX)
     assert response.status_code == 200
     assert not Hand.objects.exists()
     assert "Redo" in response.content.decode()
 
-    response = client.post(reverse("redo", args=[game.pk]))
+    response = client.post(reverse("redo", args=[game.pk]), entry_basis(game.pk))
     assert response.status_code == 302
     assert game_state(game=game).result.scores["Bob"] == 2
-    assert client.post(reverse("redo", args=[game.pk])).status_code == 302  # nothing left
+    assert (
+        client.post(reverse("redo", args=[game.pk]), entry_basis(game.pk)).status_code == 302
+    )  # nothing left
     assert Hand.objects.count() == 1
 
 
@@ -215,7 +244,11 @@ def test_undo_with_nothing_to_undo(client, game):
 def test_undo_of_the_winning_hand_reopens_the_game(client, game):
     client.post(
         reverse("hand_add", args=[game.pk]),
-        hand_post(bid="4", high="Bob", low="Bob", jack="Bob", game="Bob"),
+        {
+            **entry_basis(game.pk),
+            **entry_basis(game.pk),
+            **hand_post(bid="4", high="Bob", low="Bob", jack="Bob", game="Bob"),
+        },
     )
     client.post(reverse("undo", args=[game.pk]))
 
@@ -245,8 +278,22 @@ def test_edit_page_and_fragment(client, game):
 
 def test_editing_an_earlier_hand_changes_the_winner(client, game):
     url = reverse("hand_add", args=[game.pk])
-    client.post(url, hand_post(pitcher="Bob", bid="3", high="Bob", low="Bob", game="Bob"))
-    client.post(url, hand_post(pitcher="Cy", bid="4", high="Cy", low="Cy", jack="Cy", game="Cy"))
+    client.post(
+        url,
+        {
+            **entry_basis(game.pk),
+            **entry_basis(game.pk),
+            **hand_post(pitcher="Bob", bid="3", high="Bob", low="Bob", game="Bob"),
+        },
+    )
+    client.post(
+        url,
+        {
+            **entry_basis(game.pk),
+            **entry_basis(game.pk),
+            **hand_post(pitcher="Cy", bid="4", high="Cy", low="Cy", jack="Cy", game="Cy"),
+        },
+    )
     game.refresh_from_db()
     assert game.winner.name == "Cy"
 
@@ -317,7 +364,10 @@ def test_count_categories_ask_for_numbers(client, make_game):
         "action": "save",
     }
 
-    response = client.post(reverse("hand_add", args=[game.pk]), post)
+    response = client.post(
+        reverse("hand_add", args=[game.pk]),
+        {**entry_basis(game.pk), **entry_basis(game.pk), **post},
+    )
 
     assert response.status_code == 302, response.context["form"].errors
     assert game_state(game=game).result.scores == {"Ann": 0, "Bob": 7, "Cy": 1}
@@ -335,7 +385,7 @@ def _count_queries(client, url, data=None):
 def test_game_screen_and_hand_submit_cost_fixed_queries(client, game):
     url = reverse("game", args=[game.pk])
     add = reverse("hand_add", args=[game.pk])
-    client.post(add, {"action": "misdeal"})
+    client.post(add, {**entry_basis(game.pk), **entry_basis(game.pk), "action": "misdeal"})
     short_page, short_submit = (
         _count_queries(client, url),
         _count_queries(client, add, {"action": "misdeal"}),
@@ -445,7 +495,11 @@ def test_a_steal_is_marked_in_the_hand_list(client, make_game):
 def test_one_tap_on_the_grid_gives_the_pitcher_and_the_bid(client, game):
     post = hand_post(pitcher="", bid="", contract="Cy:3", high="Cy", low="Cy", game="Cy")
 
-    response = client.post(reverse("hand_add", args=[game.pk]), post, **HTMX)
+    response = client.post(
+        reverse("hand_add", args=[game.pk]),
+        {**entry_basis(game.pk), **entry_basis(game.pk), **post},
+        **HTMX,
+    )
 
     assert response.status_code == 200
     hand = game_state(game=game).result.hands[0]
@@ -458,7 +512,10 @@ def test_one_tap_on_the_grid_gives_the_pitcher_and_the_bid(client, game):
 def test_a_garbled_grid_choice_is_refused_and_nothing_saved(client, game, contract):
     post = hand_post(pitcher="", bid="", contract=contract, high="Cy", low="Cy", game="Cy")
 
-    response = client.post(reverse("hand_add", args=[game.pk]), post)
+    response = client.post(
+        reverse("hand_add", args=[game.pk]),
+        {**entry_basis(game.pk), **entry_basis(game.pk), **post},
+    )
 
     assert response.status_code == 400
     assert "Select a valid choice" in response.content.decode()

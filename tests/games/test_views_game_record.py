@@ -13,6 +13,7 @@ from django.urls import reverse
 from pitchkeeper.games.replay import game_state
 from pitchkeeper.rules import game_to_data, parse_game, resolve_rules
 from pitchkeeper.rules.projection import project
+from tests.conftest import entry_basis
 from tests.games.test_views_game import HTMX, hand_post
 
 pytestmark = pytest.mark.django_db
@@ -26,7 +27,7 @@ def page_record(html: str) -> dict:
 
 def test_the_full_page_and_the_fragment_carry_the_record(client, make_game):
     game = make_game().game
-    client.post(reverse("hand_add", args=[game.pk]), hand_post())
+    client.post(reverse("hand_add", args=[game.pk]), {**entry_basis(game.pk), **hand_post()})
     state = game_state(game=game)
     expected = game_to_data(state.record, state.result)
     del expected["result"]
@@ -40,7 +41,9 @@ def test_the_full_page_and_the_fragment_carry_the_record(client, make_game):
 
 def test_the_answer_to_a_save_carries_the_new_record(client, make_game):
     game = make_game().game
-    answer = client.post(reverse("hand_add", args=[game.pk]), hand_post(), **HTMX)
+    answer = client.post(
+        reverse("hand_add", args=[game.pk]), {**entry_basis(game.pk), **hand_post()}, **HTMX
+    )
     assert answer.status_code == 200
     record = page_record(answer.content.decode())
     assert len(record["hands"]) == 1

@@ -15,7 +15,7 @@ from pitchkeeper.clubs.models import Membership, Role
 from pitchkeeper.games.hands import hand_record
 from pitchkeeper.games.views.table import TABLE_HANDS
 from pitchkeeper.rules import HandRecord
-from tests.conftest import PASSWORD, sign_in
+from tests.conftest import PASSWORD, entry_basis, sign_in
 
 pytestmark = pytest.mark.django_db
 
@@ -75,7 +75,11 @@ def test_a_short_game_lists_every_hand_and_no_link(client, make_game):
 
 
 def test_a_saved_hand_answers_with_the_latest_hands(client, game):
-    response = client.post(reverse("hand_add", args=[game.pk]), {"action": "misdeal"}, **HTMX)
+    response = client.post(
+        reverse("hand_add", args=[game.pk]),
+        {**entry_basis(game.pk), "action": "misdeal"},
+        **HTMX,
+    )
 
     html = response.content.decode()
     assert response.status_code == 200

@@ -110,6 +110,9 @@ def post_hand(client, game, token, expected, **fields):
         "point_game": "Cy",
         "action": "save",
         "token": token,
+        # As the queue says it: in a game whose hands were only ever added, hand n
+        # follows revision n - 1.
+        "revision": str(expected - 1),
         "expected": str(expected),
         **fields,
     }

@@ -35,6 +35,7 @@ from pitchkeeper.rules import (
     resolve_rules,
 )
 from pitchkeeper.rules import ruleset as engine_points
+from tests.conftest import entry_basis
 
 pytestmark = pytest.mark.django_db
 
@@ -101,7 +102,9 @@ class Table:
     def play(self, record: HandRecord, *, htmx: bool = False) -> GameState:
         state = self.state
         url = reverse("hand_add", args=[self.game.pk])
-        response = self.client.post(url, post_for(state, record), **(HTMX if htmx else {}))
+        response = self.client.post(
+            url, {**entry_basis(self.game.pk), **post_for(state, record)}, **(HTMX if htmx else {})
+        )
         assert response.status_code == (200 if htmx else 302), _errors(response)
         self.records.append(record)
         state = self.state
@@ -115,7 +118,9 @@ class Table:
     def refused(self, record: HandRecord, field: str, message: str) -> None:
         before = Hand.objects.filter(game=self.game).count()
         url = reverse("hand_add", args=[self.game.pk])
-        response = self.client.post(url, post_for(self.state, record))
+        response = self.client.post(
+            url, {**entry_basis(self.game.pk), **post_for(self.state, record)}
+        )
         assert response.status_code == 400
         errors = response.context["form"].errors
         assert any(message in error for error in errors.get(field, ())), errors
@@ -321,7 +326,9 @@ def test_razzle_dazzle_refuses_a_missing_or_impossible_partner(client, make_game
     post = post_for(table.state, HandRecord(pitcher="Bob", bid=5, points=points))
     del post["partner"]
 
-    response = client.post(reverse("hand_add", args=[table.game.pk]), post)
+    response = client.post(
+        reverse("hand_add", args=[table.game.pk]), {**entry_basis(table.game.pk), **post}
+    )
 
     assert response.status_code == 400
     assert "Say who held the called card" in response.content.decode()
@@ -387,7 +394,9 @@ def test_nine_five_drawn_by_the_backdoor_is_over(client, make_game):
     assert 'class="card hand-form"' not in html
     assert "Rematch" in html
     assert 'class="side winner' not in html
-    response = client.post(reverse("hand_add", args=[game.pk]), {"action": "misdeal"})
+    response = client.post(
+        reverse("hand_add", args=[game.pk]), {**entry_basis(game.pk), "action": "misdeal"}
+    )
     assert response.status_code == 409
     # Listed with the finished games, as drawn.
     home = client.get(reverse("home")).content.decode()

@@ -28,11 +28,13 @@ from pitchkeeper.games.views.table import (
     _game,
     _kept_entry,
     _new_hand_form,
+    _posted_basis,
     _posted_number,
     _redo_key,
     _redo_stack,
     _render_game,
     _unreadable,
+    fresh_state,
 )
 from pitchkeeper.rules import RuleError, resolve_rules
 from pitchkeeper.rules.record import hand_to_data, parse_hand
@@ -159,7 +161,7 @@ def hand_remove(request: HttpRequest, pk: int, number: int) -> HttpResponse:
         return _unreadable(request, game)
     except Conflict as error:
         messages.error(request, error.message)
-        state = game_state(game=game)
+        state = fresh_state(game)
         return _render_game(request, state, _new_hand_form(state), status=409)
     except RuleError as error:
         messages.error(request, error.message)
@@ -207,15 +209,15 @@ def redo(request: HttpRequest, pk: int) -> HttpResponse:
         messages.error(request, _("There is nothing to redo."))
         return _after(request, game, status=409)
     try:
-        expected = _posted_number(request, "expected")
+        basis = _posted_basis(request)
     except Unreadable:
         return _unreadable(request, game)
     try:
-        # ``expected``: a second tap (or another phone's hand) does not redo one more.
+        # The basis: a second tap (or another phone's change) does not redo one more.
         state = hand_record(
             game=game,
             record=parse_hand(stack[-1]),
-            expected=expected,
+            basis=basis,
             user=request.user,
             seen=state,
         )
@@ -232,7 +234,7 @@ def _after(
     """Back to the game screen: the fresh table for htmx, else a redirect."""
     if not request.htmx:
         return redirect("game", pk=game.pk)
-    state = state or game_state(game=game)
+    state = state or fresh_state(game)
     return _render_game(request, state, _new_hand_form(state), status=status)
 
 

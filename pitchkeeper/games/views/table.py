@@ -1,6 +1,7 @@
 """The game screen and entering a hand: the scoreboard, the hand form and its auction
-helper. A save is exactly once: a one-time token and the expected hand number go with
-every entry, and a conflict keeps what was typed."""
+helper. A save is exactly once and for the deal it was entered for: a one-time token and
+the game's revision (with the hand's number and dealer) go with every entry, and a
+conflict keeps what was typed."""
 
 from __future__ import annotations
 
@@ -21,7 +22,7 @@ from pitchkeeper.games.board import board, history
 from pitchkeeper.games.chart import chart
 from pitchkeeper.games.forms.hand import HandForm
 from pitchkeeper.games.hand_list import hand_items
-from pitchkeeper.games.hands import Conflict, hand_record
+from pitchkeeper.games.hands import Basis, Conflict, basis_check, hand_record
 from pitchkeeper.games.models import Game
 from pitchkeeper.games.replay import GameState, game_state
 from pitchkeeper.rules import (
@@ -60,6 +61,17 @@ def _posted_number(request: HttpRequest, name: str) -> int | None:
     return int(value)
 
 
+def _posted_basis(request: HttpRequest) -> Basis:
+    """What the page the save was made on says it was made from; a page that says
+    nothing gives a Basis with no revision, which the save refuses."""
+    dealer = request.POST.get("entry_dealer", "").strip()
+    return Basis(
+        revision=_posted_number(request, "revision"),
+        number=_posted_number(request, "expected"),
+        dealer=dealer or None,
+    )
+
+
 def _posted_token(request: HttpRequest) -> str | None:
     value = request.POST.get("token", "").strip()
     if not value:
@@ -73,6 +85,13 @@ def _posted_token(request: HttpRequest) -> str | None:
 def _game(request: HttpRequest, pk: int, need: Need = "score") -> tuple[Game, GameState]:
     game, request.role = member_game(request, pk, need)  # type: ignore[attr-defined]
     return game, game_state(game=game)
+
+
+def fresh_state(game: Game) -> GameState:
+    """The game as it is now, its row read again: a change saved since the request read
+    it has moved its revision, which the page shown next must carry."""
+    game.refresh_from_db()
+    return game_state(game=game)
 
 
 def _new_hand_form(state: GameState, data: Any = None) -> HandForm | None:
@@ -142,14 +161,10 @@ def game_hands(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 def _save_hand(
-    request: HttpRequest,
-    seen: GameState,
-    record: HandRecord,
-    token: str | None,
-    expected: int | None,
+    request: HttpRequest, seen: GameState, record: HandRecord, token: str | None, basis: Basis
 ) -> GameState:
     state = hand_record(
-        game=seen.game, record=record, token=token, expected=expected, user=request.user, seen=seen
+        game=seen.game, record=record, token=token, basis=basis, user=request.user, seen=seen
     )
     request.session.pop(_redo_key(seen.game), None)
     return state
@@ -180,7 +195,7 @@ def _entry_conflict(
     """Another phone saved first: the game as it is now (``state``, when it was read
     after that), and the entry kept in the form for its user to check and save again."""
     messages.error(request, message)
-    state = state or game_state(game=game)
+    state = state or fresh_state(game)
     return _render_game(
         request,
         state,
@@ -206,17 +221,20 @@ def hand_add(request: HttpRequest, pk: int) -> HttpResponse:
     """Save a hand: the entered one, or a misdeal or an all-pass with one tap."""
     game, state = _game(request, pk)
     try:
-        token, expected = _posted_token(request), _posted_number(request, "expected")
+        token, basis = _posted_token(request), _posted_basis(request)
     except Unreadable:
         return _unreadable(request, game)
     if token is not None and any(hand.token == token for hand in state.hands):
         # Recorded already (a double tap, a form sent again): answer as the first time,
         # even when that hand ended the game.
         return _saved(request, state)
-    if expected is not None and expected != len(state.hands) + 1:
-        # The service would refuse it too; told here before "the game is over", which
-        # may be the other phone's doing.
-        return _entry_conflict(request, game, _conflict_message(expected, len(state.hands)), state)
+    try:
+        # The service's own check (it runs again under the lock), made here first: the
+        # form is read against this game's dealer and bidding order, which are not the
+        # page's when the game moved, and "the game is over" may be another phone's doing.
+        basis_check(state=state, basis=basis)
+    except Conflict as error:
+        return _entry_conflict(request, game, error.message, state)
     form = _new_hand_form(state, request.POST)
     if form is None:
         messages.error(request, _("The game is over; no hand can follow the winning one."))
@@ -224,12 +242,12 @@ def hand_add(request: HttpRequest, pk: int) -> HttpResponse:
     action = request.POST.get("action", "save")
     try:
         if action == "misdeal":
-            state = _save_hand(request, state, HandRecord(misdeal=True), token, expected)
+            state = _save_hand(request, state, HandRecord(misdeal=True), token, basis)
         elif action == "passed":
             passes = tuple((name, None) for name in form.order)
-            state = _save_hand(request, state, HandRecord(auction=passes), token, expected)
+            state = _save_hand(request, state, HandRecord(auction=passes), token, basis)
         elif form.is_valid():
-            state = _save_hand(request, state, form.record(), token, expected)
+            state = _save_hand(request, state, form.record(), token, basis)
         else:
             return _render_game(request, state, form, status=400)
     except Conflict as error:
@@ -241,18 +259,6 @@ def hand_add(request: HttpRequest, pk: int) -> HttpResponse:
             messages.error(request, error.message)
         return _render_game(request, state, form, status=400)
     return _saved(request, state)
-
-
-def _conflict_message(expected: int, count: int) -> str:
-    if expected <= count:
-        return _(
-            "Hand %(number)d was saved from another phone meanwhile; check the scores and "
-            "save yours again if it is still right."
-        ) % {"number": expected}
-    return _(
-        "The hands were changed from another phone meanwhile; check the scores and save "
-        "yours again if it is still right."
-    )
 
 
 @require_POST

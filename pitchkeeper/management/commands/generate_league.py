@@ -177,6 +177,8 @@ class League:
                     rules=rules.to_dict(),
                     first_dealer_id=ids[seating.players[0]],
                     chip_value=CHIP_VALUE,
+                    # The version its hands are written with (Hand's default).
+                    revision=1,
                     finished_at=finished_at if result.finished else None,
                     winner_id=ids.get(result.winner or ""),
                     winner_team=result.winner if seating.teams and result.winner else "",
