@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from pitchkeeper.core.offline import engine_files
+from pitchkeeper.core.service_worker import engine_files
 from pitchkeeper.games.models import Game, Hand
 from pitchkeeper.games.replay import game_state
 from tests.browser.test_game import SETBACK_TABLE, open_game, save, shown_scores
