@@ -37,7 +37,7 @@ from pitchkeeper.seasons.models import (
     MonthLine,
     MonthPair,
 )
-from pitchkeeper.seasons.ratings import RATING_BATCH, ratings_recompute
+from pitchkeeper.seasons.ratings import ratings_recompute
 from pitchkeeper.seasons.rollups import (
     PAIR_FIELDS,
     pair_sums,
@@ -49,6 +49,8 @@ from pitchkeeper.seasons.tasks import rerate_from
 from pitchkeeper.seasons.zone import zone_recorded
 
 CATEGORY, BID = "cat", "bid"
+# Monthly rollup rows inserted at a time when they are summed again (rollups_rebuild).
+ROLLUP_INSERT_BATCH = 5000
 
 
 def _month(moment: datetime) -> date:
@@ -337,7 +339,8 @@ def rollups_rebuild(*, club_id: int) -> None:
         )
     )
     MonthLine.objects.bulk_create(
-        (MonthLine(club_id=club_id, **row) for row in lines.iterator()), batch_size=RATING_BATCH
+        (MonthLine(club_id=club_id, **row) for row in lines.iterator()),
+        batch_size=ROLLUP_INSERT_BATCH,
     )
     counts = (
         GameCount.objects.filter(club_id=club_id, counted=True)
@@ -345,7 +348,8 @@ def rollups_rebuild(*, club_id: int) -> None:
         .annotate(count=Sum("count"), out_of=Sum("out_of"))
     )
     MonthCount.objects.bulk_create(
-        (MonthCount(club_id=club_id, **row) for row in counts.iterator()), batch_size=RATING_BATCH
+        (MonthCount(club_id=club_id, **row) for row in counts.iterator()),
+        batch_size=ROLLUP_INSERT_BATCH,
     )
     pairs_rebuild(club_id=club_id)
     runs_refresh(club_id=club_id)

@@ -26,7 +26,7 @@ from pitchkeeper.seasons.models import (
 # openskill's Plackett-Luce model: ranks any number of sides of any size, teams too.
 RATING_MODEL = PlackettLuce()
 
-
+# Rating rows read, and rating points inserted, at a time.
 RATING_BATCH = 5000
 # Seats at most games have (more only cost another read).
 SEATS = 6
