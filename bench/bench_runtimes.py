@@ -4,7 +4,7 @@ Both run the same unmodified package in a dedicated Web Worker in headless Chrom
 (/usr/bin/chromium), served from a loopback server with the worker's own CSP:
 
 - Brython: the brython package from PyPI (the app's dependency) and the app's own
-  bundle of the rules package (pitchkeeper.core.engine.bundle);
+  bundle of the rules package (pitchkeeper.core.brython.bundle);
 - Pyodide: the npm package ``pyodide``, fetched here with ``npm pack`` for this
   measurement only (the app never uses npm), the rules files written to its file system.
 
@@ -41,7 +41,7 @@ import brotli
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from pitchkeeper.core.engine import RUNTIME, bundle  # noqa: E402
+from pitchkeeper.core.brython import RUNTIME, bundle  # noqa: E402
 from pitchkeeper.rules import HandRecord, Seating, replay, resolve_rules  # noqa: E402
 from pitchkeeper.rules.record import hand_to_data, result_to_data  # noqa: E402
 

@@ -43,7 +43,9 @@ class HandInline(admin.TabularInline):
 class GameAdmin(admin.ModelAdmin):
     list_display = ("pk", "created", "finished_at", "winner", "winner_team", "won_by")
     list_filter = ("won_by",)
-    readonly_fields = ("rules", "first_dealer", "created", *DERIVED)
+    # Whether a game counts changes on its own screens (practice, delete, restore),
+    # whose services tell the statistics; deleting it here goes through Game.delete.
+    readonly_fields = ("rules", "first_dealer", "created", *DERIVED, "counts", "deleted_at")
     inlines = (SeatInline, HandInline)
 
     def has_add_permission(self, request) -> bool:  # type: ignore[no-untyped-def]

@@ -333,7 +333,7 @@ STATICFILES_FINDERS = [
     "django.contrib.staticfiles.finders.FileSystemFinder",
     "django.contrib.staticfiles.finders.AppDirectoriesFinder",
     # The phone's rules engine runtime, from the installed brython package.
-    "pitchkeeper.core.engine.RuntimeFinder",
+    "pitchkeeper.core.brython.RuntimeFinder",
 ]
 STATIC_ROOT = Path(os.environ.get("STATIC_ROOT", BASE_DIR / "staticfiles"))
 

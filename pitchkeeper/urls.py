@@ -9,7 +9,7 @@ from django.urls import include, path, register_converter
 from django.views.i18n import set_language
 
 from pitchkeeper.clubs.models import TOKEN_REGEX
-from pitchkeeper.core.offline import service_worker
+from pitchkeeper.core.service_worker import service_worker
 from pitchkeeper.core.views import engine_bundle, engine_worker, health
 
 

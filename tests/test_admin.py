@@ -34,3 +34,11 @@ def test_hands_and_games_cannot_be_added_behind_the_engines_back(admin_client):
     assert admin_client.get("/admin/pitchkeeper/hand/add/").status_code == 403
     assert admin_client.get("/admin/pitchkeeper/game/add/").status_code == 403
     assert not Game.objects.exists()
+
+
+def test_whether_a_game_counts_is_not_changed_behind_the_statistics(club, admin_client, game_data):
+    [game] = games_import(club=club, games=[game_data()])
+    page = admin_client.get(f"/admin/pitchkeeper/game/{game.pk}/change/").content.decode()
+
+    assert 'name="chip_value"' in page
+    assert 'name="counts"' not in page and 'name="deleted_at' not in page

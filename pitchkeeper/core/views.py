@@ -21,7 +21,7 @@ from django.views.decorators.cache import cache_control, never_cache
 from django.views.decorators.http import require_GET
 from django.views.defaults import server_error as django_server_error
 
-from pitchkeeper.core.engine import PREFIX, bundle
+from pitchkeeper.core.brython import PREFIX, bundle
 from pitchkeeper.core.logs import DATABASE_DOWN, database_error_line
 from pitchkeeper.core.models import Heartbeat
 

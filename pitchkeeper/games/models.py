@@ -11,13 +11,25 @@ from typing import Any
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
-from django.db import models
+from django.db import models, transaction
 from django.utils.translation import gettext_lazy as _
 
 from pitchkeeper.clubs.models import TOKEN_VALIDATORS, Club, Player, new_token
 from pitchkeeper.clubs.names import name_visible
+from pitchkeeper.games.signals import game_erasing, games_updated
 from pitchkeeper.rules import RuleError
 from pitchkeeper.rules.record import MAX_NAME_LENGTH, parse_hand
+
+# What the statistics are derived from besides the hands: the services that change one
+# tell them (games.signals), so a plain ``update`` of one is refused.
+COUNTED_FIELDS = frozenset(
+    {"club", "rules", "first_dealer", "finished_at", "winner", "winner_team", "won_by"}
+    | {"deleted_at", "counts"}
+)
+
+
+class CountedFieldError(Exception):
+    """An ``update`` of games' COUNTED_FIELDS, which would leave the statistics behind."""
 
 
 class GameQuerySet(models.QuerySet["Game"]):
@@ -28,6 +40,45 @@ class GameQuerySet(models.QuerySet["Game"]):
     def deleted(self) -> GameQuerySet:
         """Deleted games, kept to be restored."""
         return self.filter(deleted_at__isnull=False)
+
+    def update(self, **fields: Any) -> int:
+        """An update of the games, refused (CountedFieldError) when it sets what counts:
+        the game services change that, or ``update_counted``. ``bulk_update`` comes
+        through here too."""
+        counted = sorted(
+            {self.model._meta.get_field(name).name for name in fields} & COUNTED_FIELDS
+        )
+        if counted:
+            raise CountedFieldError(
+                f"update() of {', '.join(counted)} would leave the statistics behind: "
+                "use the game services, or update_counted()"
+            )
+        return super().update(**fields)
+
+    update.alters_data = True  # type: ignore[attr-defined]
+
+    @transaction.atomic
+    def update_counted(self, **fields: Any) -> int:
+        """An update of the games that may set what counts (a repair, a test's fixture):
+        their statistics are brought up to date in the same transaction, through
+        ``games_updated``."""
+        pks = list(self.values_list("pk", flat=True))
+        updated = super().update(**fields)
+        games_updated.send(Game, pks=pks)
+        return updated
+
+    update_counted.alters_data = True  # type: ignore[attr-defined]
+
+    @transaction.atomic
+    def delete(self) -> tuple[int, dict[str, int]]:
+        """The games deleted for good, each announced first through ``game_erasing``."""
+        for game in self:
+            game_erasing.send(Game, game=game)
+        return super().delete()
+
+    # As QuerySet.delete: no ``Game.objects.delete()`` that would take every game.
+    delete.alters_data = True  # type: ignore[attr-defined]
+    delete.queryset_only = True  # type: ignore[attr-defined]
 
 
 class Game(models.Model):
@@ -112,6 +163,14 @@ class Game(models.Model):
             "number": self.pk,
             "preset": self.rules.get("preset", "?"),
         }
+
+    @transaction.atomic
+    def delete(self, using: Any = None, keep_parents: bool = False) -> tuple[int, dict[str, int]]:
+        """The game deleted for good, with its seats, hands and history, announced first
+        through ``game_erasing`` (deleting it on the game's screen only hides it:
+        games.services.game_delete)."""
+        game_erasing.send(Game, game=self)
+        return super().delete(using=using, keep_parents=keep_parents)
 
 
 class Seat(models.Model):

@@ -16,6 +16,7 @@ from pitchkeeper.clubs.players import roster
 from pitchkeeper.games.hands import game_save
 from pitchkeeper.games.models import Game, Seat
 from pitchkeeper.games.replay import GameState, game_state
+from pitchkeeper.games.signals import game_counting_changed
 from pitchkeeper.rules import (
     RuleError,
     Ruleset,
@@ -27,21 +28,26 @@ from pitchkeeper.rules import (
 )
 
 
+def _counting_save(game: Game, field: str) -> Game:
+    """Save ``field`` of a game, which starts or stops it counting, and say so."""
+    game.save(update_fields=[field, "updated"])
+    game_counting_changed.send(Game, game=game)
+    return game
+
+
+@transaction.atomic
 def game_delete(*, game: Game) -> Game:
     """Hide the game from every list and page; it can be restored from the deleted
     games screen. Nothing of it is dropped."""
     game.deleted_at = timezone.now()
-    # "deleted_at" named, so that whoever watches the game's saves (the statistics)
-    # sees it go.
-    game.save(update_fields=["deleted_at", "updated"])
-    return game
+    return _counting_save(game, "deleted_at")
 
 
+@transaction.atomic
 def game_restore(*, game: Game) -> Game:
     """Bring a deleted game back as it was."""
     game.deleted_at = None
-    game.save(update_fields=["deleted_at", "updated"])
-    return game
+    return _counting_save(game, "deleted_at")
 
 
 @transaction.atomic
@@ -149,5 +155,4 @@ def game_counts_set(*, game: Game, counts: bool) -> Game:
     """Mark a game as counting, or as a practice game left out of seasons, ratings and
     the ledger."""
     game.counts = counts
-    game.save(update_fields=["counts", "updated"])
-    return game
+    return _counting_save(game, "counts")

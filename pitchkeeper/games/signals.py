@@ -1,10 +1,21 @@
 """What a game tells the rest of the app, so that nothing outside games reaches into
-how hands are saved.
+how games and hands are saved. Each signal is sent by the games code that makes the
+change, inside its transaction (a receiver that raises rolls the change back with it),
+and by nothing else: no Django model signal stands in for them.
 
-``game_saved`` is sent inside the saving transaction each time a game's hands change,
-with keyword arguments ``game`` (the Game), ``record`` (its GameRecord), ``result``
-(the engine's GameResult) and ``ids`` (each seat's name in the record to its player
-id). A receiver that raises rolls the change back with it.
+``game_saved``: a game's hands changed (games.hands.game_save). Keyword arguments
+``game`` (the Game), ``record`` (its GameRecord), ``result`` (the engine's GameResult)
+and ``ids`` (each seat's name in the record to its player id).
+
+``game_counting_changed``: a game started or stopped counting, its hands unchanged:
+deleted, restored, marked as practice or back from practice (games.services). Keyword
+argument ``game``, as saved.
+
+``game_erasing``: a game is about to be deleted for good, with its seats and hands
+(``Game.delete`` and ``GameQuerySet.delete``). Keyword argument ``game``.
+
+``games_updated``: what counts of some games was set by ``GameQuerySet.update_counted``
+(a repair; ``update`` refuses those fields). Keyword argument ``pks``, the games' ids.
 """
 
 from __future__ import annotations
@@ -12,3 +23,6 @@ from __future__ import annotations
 from django.dispatch import Signal
 
 game_saved = Signal()
+game_counting_changed = Signal()
+game_erasing = Signal()
+games_updated = Signal()

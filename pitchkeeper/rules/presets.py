@@ -72,7 +72,6 @@ PRESET_LIST: tuple[Preset, ...] = (
             min_players=2,
             min_bid=1,
             all_pass="dealer_forced",
-            low_to="capturer",
             winner="bidder_out",
         ),
     ),
@@ -92,7 +91,6 @@ PRESET_LIST: tuple[Preset, ...] = (
             # eller 3 ... kan forhandleren «stjele budet»"); seed 000: a four cannot be taken.
             steal_up_to=3,
             all_pass="dealer_forced",
-            low_to="capturer",
             smudge="all_tricks",
         ),
     ),
@@ -118,7 +116,6 @@ PRESET_LIST: tuple[Preset, ...] = (
                 Category("kings", "Kings", value=3, kind="count", max_count=4),
                 Category("aces", "Aces", value=4, kind="count", max_count=4),
             ),
-            low_to="capturer",
             winner="highest_total",
             # "очки … за старшего или младшего козыря или Валетов"
             tiebreak=("high", "low", "jacks"),
@@ -159,7 +156,6 @@ PRESET_LIST: tuple[Preset, ...] = (
             # eller 3 ... kan forhandleren «stjele budet»"); seed 000: a four cannot be taken.
             steal_up_to=3,
             all_pass="dealer_forced",
-            low_to="capturer",
             smudge="all_tricks",
         ),
     ),

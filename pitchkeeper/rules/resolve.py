@@ -84,6 +84,14 @@ NULLABLE = {
 }
 
 
+# Settings that stored rulesets (games, records, backups) may still carry but that no
+# longer mean anything: accepted and dropped, so that they keep loading. ``low_to`` said
+# whether Low goes to the player dealt it or to the one who takes it in a trick (seed
+# 000 and its variant), but the scorekeeper records who got it and the engine never
+# read the setting.
+DROPPED_SETTINGS = frozenset({"low_to"})
+
+
 def resolve_rules(spec: str | Mapping[str, Any] | None) -> Ruleset:
     """A preset name, or ``{"preset": name, setting: value, ...}``, as a full ruleset.
 
@@ -101,7 +109,7 @@ def resolve_rules(spec: str | Mapping[str, Any] | None) -> Ruleset:
         raise RuleError(f"unknown preset {name!r}; known presets: {', '.join(PRESETS)}")
     base = PRESETS[name]
     setting_names = {f.name for f in fields(Ruleset)}
-    unknown = set(spec) - setting_names
+    unknown = set(spec) - setting_names - DROPPED_SETTINGS
     if unknown:
         raise RuleError(f"unknown rule setting {', '.join(sorted(unknown))}")
     overrides: dict[str, Any] = {}

@@ -16,7 +16,6 @@ from .errors import RuleError
 
 Kind = Literal["one", "count"]
 AllPass = Literal["redeal", "dealer_forced"]
-LowTo = Literal["holder", "capturer"]
 Smudge = Literal["none", "wins_game", "all_tricks"]
 Group = Literal["classic", "partnership", "ten-point", "nine-five", "other"]
 MadeScores = Literal["taken", "bid"]
@@ -26,7 +25,6 @@ SettleEach = Literal["side", "player"]
 
 CHOICES: dict[str, tuple[str, ...]] = {
     "all_pass": ("redeal", "dealer_forced"),
-    "low_to": ("holder", "capturer"),
     "smudge": ("none", "wins_game", "all_tricks"),
     "made_scores": ("taken", "bid"),
     "winner": ("count_order", "bidder_out", "highest_total"),
@@ -152,7 +150,6 @@ class Ruleset:
     # card of its suit forces a 9).
     forced_bid: int | None = None
     categories: tuple[Category, ...] = HIGH_LOW_JACK_GAME
-    low_to: LowTo = "holder"
     smudge: Smudge = "none"
     # What a made bid scores: everything taken, or no more than the bid.
     made_scores: MadeScores = "taken"

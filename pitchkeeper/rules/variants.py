@@ -166,7 +166,6 @@ VARIANTS: tuple[Preset, ...] = (
             all_pass="dealer_forced",
             forced_min_bid=1,
             categories=(HIGH, LOW, JACK, GAME, FIVE, LAST_TRICK),
-            low_to="capturer",
         ),
     ),
     Preset(
@@ -181,7 +180,6 @@ VARIANTS: tuple[Preset, ...] = (
             moon_bids=(_moon(15, all_tricks=True),),
             dealer_may_steal=False,
             all_pass="dealer_forced",
-            low_to="capturer",
         ),
     ),
     Preset(
@@ -290,7 +288,6 @@ VARIANTS: tuple[Preset, ...] = (
             moon_bids=(_moon(4, decides_game=True),),
             dealer_may_steal=False,
             all_pass="dealer_forced",
-            low_to="capturer",
         ),
     ),
     # Every nine-five: "Минимальная ставка 9 вынуждена, если игрок держит 9 и другую
@@ -444,7 +441,6 @@ VARIANTS: tuple[Preset, ...] = (
             max_bid=5,
             dealer_may_steal=False,
             categories=(HIGH, LOW, JACK, JOKER, GAME),
-            low_to="capturer",
         ),
     ),
     Preset(
@@ -459,7 +455,6 @@ VARIANTS: tuple[Preset, ...] = (
             max_bid=6,
             dealer_may_steal=False,
             categories=(HIGH, LOW, JACK, JOKERS, GAME),
-            low_to="capturer",
         ),
     ),
     Preset(

@@ -1,9 +1,10 @@
 """The statistics' derived rows: a game's per-player rows from the engine's result, the
 monthly rollups, and keeping both up to date when a game changes.
 
-Games never call in here: a saved game's hands arrive through the ``game_saved``
-signal, and a game that stops or starts counting through Game's own save and delete
-signals. ``stats_rebuild`` writes everything again from the hands."""
+Games never call in here: each change that alters what counts is sent by the games code
+that makes it, as one of the signals of games.signals (hands saved, a game that starts
+or stops counting, a game deleted for good, counted fields updated), and received here
+in its transaction. ``stats_rebuild`` writes everything again from the hands."""
 
 from __future__ import annotations
 
@@ -14,13 +15,18 @@ from typing import Any
 
 from django.db import connection, transaction
 from django.db.models import Count, Q, Sum
-from django.db.models.signals import post_save, pre_delete
 from django.dispatch import receiver
 from django.utils import timezone
 
 from pitchkeeper.clubs.models import Club
 from pitchkeeper.games.models import Game
-from pitchkeeper.games.signals import game_saved
+from pitchkeeper.games.replay import games_replayed
+from pitchkeeper.games.signals import (
+    game_counting_changed,
+    game_erasing,
+    game_saved,
+    games_updated,
+)
 from pitchkeeper.rules import GameRecord, GameResult, Ruleset, settled_per_player
 from pitchkeeper.seasons.models import (
     LINE_SUMS,
@@ -31,7 +37,7 @@ from pitchkeeper.seasons.models import (
     MonthLine,
     MonthPair,
 )
-from pitchkeeper.seasons.ratings import RATING_BATCH, ratings_recompute
+from pitchkeeper.seasons.ratings import ratings_recompute
 from pitchkeeper.seasons.rollups import (
     PAIR_FIELDS,
     pair_sums,
@@ -43,6 +49,8 @@ from pitchkeeper.seasons.tasks import rerate_from
 from pitchkeeper.seasons.zone import zone_recorded
 
 CATEGORY, BID = "cat", "bid"
+# Monthly rollup rows inserted at a time when they are summed again (rollups_rebuild).
+ROLLUP_INSERT_BATCH = 5000
 
 
 def _month(moment: datetime) -> date:
@@ -331,7 +339,8 @@ def rollups_rebuild(*, club_id: int) -> None:
         )
     )
     MonthLine.objects.bulk_create(
-        (MonthLine(club_id=club_id, **row) for row in lines.iterator()), batch_size=RATING_BATCH
+        (MonthLine(club_id=club_id, **row) for row in lines.iterator()),
+        batch_size=ROLLUP_INSERT_BATCH,
     )
     counts = (
         GameCount.objects.filter(club_id=club_id, counted=True)
@@ -339,7 +348,8 @@ def rollups_rebuild(*, club_id: int) -> None:
         .annotate(count=Sum("count"), out_of=Sum("out_of"))
     )
     MonthCount.objects.bulk_create(
-        (MonthCount(club_id=club_id, **row) for row in counts.iterator()), batch_size=RATING_BATCH
+        (MonthCount(club_id=club_id, **row) for row in counts.iterator()),
+        batch_size=ROLLUP_INSERT_BATCH,
     )
     pairs_rebuild(club_id=club_id)
     runs_refresh(club_id=club_id)
@@ -349,7 +359,8 @@ def _counted(game: Game) -> bool:
     return game.counts and game.deleted_at is None
 
 
-def _refresh_counted(game: Game) -> None:
+@receiver(game_counting_changed, dispatch_uid="stats_game_counting_changed")
+def stats_game_counting_changed(*, game: Game, **signal: Any) -> None:
     """A game that stopped or started counting (practice, deleted, restored): its rows
     move out of or into the rollups and the ratings, without a replay."""
     counted = _counted(game)
@@ -366,40 +377,36 @@ def _refresh_counted(game: Game) -> None:
     rerate_from(club_id=game.club_id, since=(lines[0].finished_at, game.pk))
 
 
-@receiver(post_save, sender=Game, dispatch_uid="stats_game_flags")
-def _game_flags_saved(
-    sender: type[Game], instance: Game, update_fields: Any, **kwargs: Any
-) -> None:
-    # The hand-by-hand saves name their fields and are skipped at no cost; a save of
-    # ``counts`` or ``deleted_at`` (or of everything) moves the game in or out.
-    if kwargs.get("raw") or kwargs.get("created"):
-        return
-    if update_fields is None or {"counts", "deleted_at"} & set(update_fields):
-        with transaction.atomic():
-            _refresh_counted(instance)
-
-
-@receiver(pre_delete, sender=Game, dispatch_uid="stats_game_deleted")
-def _game_deleted(sender: type[Game], instance: Game, **kwargs: Any) -> None:
+@receiver(game_erasing, dispatch_uid="stats_game_erasing")
+def stats_game_erasing(*, game: Game, **signal: Any) -> None:
     """A game dropped for good leaves the rollups, and the games after it are re-rated."""
-    lines = list(GameLine.objects.filter(game=instance))
+    lines = list(GameLine.objects.filter(game=game))
     if not lines:
         return
-    counts = list(GameCount.objects.filter(game=instance))
-    GameLine.objects.filter(game=instance).delete()
-    GameCount.objects.filter(game=instance).delete()
-    _rollup(instance.club_id, lines, counts, sign=-1)
-    runs_changed(club_id=instance.club_id, lines=lines)
+    counts = list(GameCount.objects.filter(game=game))
+    GameLine.objects.filter(game=game).delete()
+    GameCount.objects.filter(game=game).delete()
+    _rollup(game.club_id, lines, counts, sign=-1)
+    runs_changed(club_id=game.club_id, lines=lines)
     if any(line.counted for line in lines):
-        rerate_from(club_id=instance.club_id, since=(lines[0].finished_at, instance.pk))
+        rerate_from(club_id=game.club_id, since=(lines[0].finished_at, game.pk))
+
+
+@receiver(games_updated, dispatch_uid="stats_games_updated")
+def stats_games_updated(*, pks: Sequence[int], **signal: Any) -> None:
+    """Games whose counted fields were set by an update: replayed, and their rows
+    rewritten as after a change of their hands."""
+    for state in games_replayed(games=Game.objects.filter(pk__in=pks).order_by("pk")):
+        ids = {name: pk for pk, name in state.names.items()}
+        _replace(
+            state.game, *derive(game=state.game, record=state.record, result=state.result, ids=ids)
+        )
 
 
 def stats_rebuild(*, club: Club) -> None:
     """Every derived row of the club written again from its hands through the engine,
     with its months in TIME_ZONE (which is recorded): for a club whose rows predate the
     statistics, after a change of TIME_ZONE, and to check the incremental path."""
-    from pitchkeeper.games.replay import games_replayed
-
     GameLine.objects.filter(club=club).delete()
     GameCount.objects.filter(club=club).delete()
     games = club.games.exclude(finished_at=None).order_by("pk")

@@ -24,7 +24,7 @@ from pitchkeeper.seasons.models import (
     MonthLine,
     Payment,
 )
-from pitchkeeper.seasons.settle import Plan, settle_up
+from pitchkeeper.seasons.payments import Plan, settle_up
 from pitchkeeper.seasons.spans import Span
 
 

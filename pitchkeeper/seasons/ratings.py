@@ -26,7 +26,7 @@ from pitchkeeper.seasons.models import (
 # openskill's Plackett-Luce model: ranks any number of sides of any size, teams too.
 RATING_MODEL = PlackettLuce()
 
-
+# Rating rows read, and rating points inserted, at a time.
 RATING_BATCH = 5000
 # Seats at most games have (more only cost another read).
 SEATS = 6
@@ -48,7 +48,9 @@ def _before(since: tuple[datetime, int]) -> Q:
     return Q(finished_at__lte=moment) & ~Q(finished_at=moment, game_id__gte=game_id)
 
 
-def _latest_rating(before: Q) -> QuerySet[RatingPoint]:
+def latest_rating(before: Q) -> QuerySet[RatingPoint]:
+    """A player's rating points matching ``before``, latest first: the subquery, on the
+    outer query's player, whose first row is their rating then."""
     return RatingPoint.objects.filter(before, player=OuterRef("pk")).order_by(
         "-finished_at", "-game_id"
     )
@@ -72,7 +74,7 @@ def _ratings_from(
     short step reads little more than those from the database."""
     current: dict[int, Any] = {}
     if since:
-        latest = _latest_rating(_before(since))
+        latest = latest_rating(_before(since))
         players = Player.objects.filter(club_id=club_id).annotate(
             mu=Subquery(latest.values("mu")[:1]), sigma=Subquery(latest.values("sigma")[:1])
         )

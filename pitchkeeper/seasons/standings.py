@@ -24,7 +24,7 @@ from pitchkeeper.seasons.models import (
     MonthRun,
     RatingPoint,
 )
-from pitchkeeper.seasons.ratings import _latest_rating
+from pitchkeeper.seasons.ratings import latest_rating
 from pitchkeeper.seasons.rollups import PAIR_FIELDS
 from pitchkeeper.seasons.spans import Span
 
@@ -131,7 +131,7 @@ def _gather(club: Club | int, span: Span, player: Player | None = None) -> dict[
 def _ratings(club: Club | int, span: Span, player: Player | None = None) -> QuerySet[Player]:
     """The club's players with their rating at the end of the span: one query."""
     _low, high = span.bounds()
-    latest = _latest_rating(Q(finished_at__lt=high) if high else Q())
+    latest = latest_rating(Q(finished_at__lt=high) if high else Q())
     players = Player.objects.filter(club=club)
     if player is not None:
         players = players.filter(pk=player.pk)

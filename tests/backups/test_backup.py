@@ -67,8 +67,10 @@ def full_club(club, game_data):
     start = timezone.now() - timedelta(days=30)
     for hours, game in enumerate(games):
         Game.objects.filter(pk=game.pk).update(created=start + timedelta(hours=hours))
-    Game.objects.filter(pk=over.pk).update(finished_at=start + timedelta(hours=1, minutes=40))
-    Game.objects.filter(pk=deleted.pk).update(deleted_at=start + timedelta(days=2))
+    Game.objects.filter(pk=over.pk).update_counted(
+        finished_at=start + timedelta(hours=1, minutes=40)
+    )
+    Game.objects.filter(pk=deleted.pk).update_counted(deleted_at=start + timedelta(days=2))
     Game.objects.filter(pk=playing.pk).update(chip_value=Decimal("0.25"))
     player_retire(player=player_add(club=club, name="Zoë"), retired=True)
     return club

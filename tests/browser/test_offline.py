@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from pitchkeeper.core.offline import engine_files
+from pitchkeeper.core.service_worker import engine_files
 from pitchkeeper.games.hands import change_restore, hand_delete, hand_edit, hand_record
 from pitchkeeper.games.models import Game, Hand, HandChange
 from pitchkeeper.games.replay import game_state

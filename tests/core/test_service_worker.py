@@ -10,7 +10,7 @@ import re
 import pytest
 from django.templatetags.static import static
 
-from pitchkeeper.core import offline as views
+from pitchkeeper.core import service_worker as views
 
 pytestmark = pytest.mark.django_db
 

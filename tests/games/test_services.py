@@ -228,3 +228,24 @@ def test_database_refuses_a_player_seated_twice(make_game):
     seat = Seat.objects.filter(game=game).first()
     with pytest.raises(IntegrityError):
         Seat.objects.create(game=game, player=seat.player, position=6)
+
+
+def test_a_game_stored_with_the_dropped_low_to_setting_loads_plays_and_imports(
+    make_game, club, game_data
+):
+    # Games saved while the ruleset had low_to keep it in their stored rules.
+    game = make_game("auction-pitch").game
+    game.rules = {**game.rules, "low_to": "capturer"}
+    game.save(update_fields=["rules"])
+
+    state = hand_record(game=game, record=played("Bob", 2, "Bob", "Cy", None, "Cy"))
+
+    # Bob bid 2 and took High only; Low is Cy's, as the scorekeeper recorded it.
+    assert state.result.scores == {"Ann": 0, "Bob": -2, "Cy": 2, "Dee": 0}
+    assert game_state(game=Game.objects.get(pk=game.pk)).record.rules.preset == "auction-pitch"
+    assert "low_to" not in game_export(game=game)["rules"]
+    record = game_data()
+    [imported] = games_import(
+        club=club, games=[{**record, "rules": {"preset": "setback", "low_to": "holder"}}]
+    )
+    assert "low_to" not in imported.rules

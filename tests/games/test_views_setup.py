@@ -35,7 +35,6 @@ def setup_post(
         "target": rules.target,
         "min_bid": rules.min_bid,
         "all_pass": rules.all_pass,
-        "low_to": rules.low_to,
         "settlement": rules.settlement,
         "chips_per_setback": rules.chips_per_setback,
         "ante": rules.ante,
@@ -109,7 +108,6 @@ def test_defaults_are_the_last_games_table_and_rules_with_the_next_dealer(
     assert 'name="target" value="11"' in html
     assert 'name="min_bid" value="1"' in html
     assert 'value="dealer_forced" id="id_all_pass_1" required checked' in html
-    assert 'value="capturer" id="id_low_to_1" required checked' in html
     assert 'name="chip_value" value="0.25"' in html
 
 

@@ -66,7 +66,6 @@ def test_setback_settings():
         ("jack", 1, "one"),
         ("game", 1, "one"),
     ]
-    assert rules.low_to == "holder"
     assert rules.winner == "count_order"
     assert rules.smudge == "wins_game"
     assert rules.non_pitchers_score is True
@@ -83,7 +82,6 @@ def test_auction_pitch_settings():
     assert rules.dealer_may_steal is True
     assert rules.all_pass == "dealer_forced"
     assert [c.key for c in rules.categories] == ["high", "low", "jack", "game"]
-    assert rules.low_to == "capturer"
     assert rules.winner == "bidder_out"
     assert rules.smudge == "none"
     assert rules.settlement == "none"
@@ -99,7 +97,6 @@ def test_partnership_settings():
     assert rules.dealer_may_steal is True
     assert rules.all_pass == "dealer_forced"
     assert [c.key for c in rules.categories] == ["high", "low", "jack", "game"]
-    assert rules.low_to == "capturer"
     assert rules.winner == "count_order"
 
 
@@ -194,7 +191,6 @@ def test_max_bid_may_be_open_ended():
         ({"colour": 1}, "unknown rule setting colour"),
         ({"winner": "first"}, "winner must be one of count_order, bidder_out, highest_total"),
         ({"all_pass": "shuffle"}, "all_pass must be one of redeal, dealer_forced"),
-        ({"low_to": "owner"}, "low_to must be one of holder, capturer"),
         ({"smudge": "moon"}, "smudge must be one of none, wins_game, all_tricks"),
         ({"settlement": "cash"}, "settlement must be one of chips, pot, none"),
         ({"min_players": 1}, "players must be between 2 and 7, min_players <= max_players"),
@@ -577,3 +573,14 @@ def test_blind_all_fours_game():
     assert (result.winner, result.won_by) == ("Bob", "count_order")
     assert result.reached == (Reach("Bob", "game"),)
     assert result.settlement is None
+
+
+@pytest.mark.parametrize("low_to", ["holder", "capturer"])
+def test_a_stored_ruleset_with_the_dropped_low_to_still_loads(low_to):
+    # Who takes Low is what the scorekeeper records; the setting that named it is gone.
+    stored = {**PRESETS["auction-pitch"].to_dict(), "low_to": low_to}
+
+    rules = resolve_rules(stored)
+
+    assert rules == PRESETS["auction-pitch"]
+    assert "low_to" not in rules.to_dict()

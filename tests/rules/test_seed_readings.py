@@ -145,7 +145,7 @@ def test_plain_auction_pitch_settings():
     rules = PRESETS["plain-auction-pitch"]
 
     assert (rules.min_bid, rules.max_bid, rules.target) == (1, 4, 11)
-    assert (rules.dealer_may_steal, rules.all_pass, rules.low_to) == (False, "redeal", "holder")
+    assert (rules.dealer_may_steal, rules.all_pass) == (False, "redeal")
     assert (rules.smudge, rules.winner) == ("wins_game", "count_order")
 
 

@@ -15,7 +15,7 @@ from pitchkeeper.clubs.models import Player
 from pitchkeeper.games.hands import hand_edit, hand_record
 from pitchkeeper.games.models import Game
 from pitchkeeper.games.replay import game_state
-from pitchkeeper.games.services import game_counts_set
+from pitchkeeper.games.services import game_counts_set, game_delete, game_restore
 from pitchkeeper.rules import GameResult, HandRecord
 from pitchkeeper.seasons.derive import (
     COUNT_COMPARED,
@@ -278,11 +278,9 @@ def test_practice_games_do_not_count(client, make_game, club):
 
 def test_a_deleted_game_leaves_the_season(make_game, club):
     game = smudge_game(make_game)
-    game.deleted_at = timezone.now()
-    game.save(update_fields=["deleted_at"])
+    game_delete(game=game)
     assert board(club) == {}
-    game.deleted_at = None
-    game.save(update_fields=["deleted_at"])
+    game_restore(game=game)
     assert board(club)["Bob"].wins == 1
     game.delete()
     assert board(club) == {} and not MonthLine.objects.filter(games__gt=0).exists()

@@ -16,19 +16,20 @@ from urllib.parse import quote
 
 import pytest
 from django.core.management import call_command
-from django.db import connection
+from django.db import connection, transaction
 from django.urls import reverse
+from django.utils import timezone
 from django_tasks_db.models import DBTaskResult
 
-from pitchkeeper.games.hands import hand_delete, hand_edit
-from pitchkeeper.games.models import Game
+from pitchkeeper.games.hands import hand_delete, hand_edit, hand_record
+from pitchkeeper.games.models import CountedFieldError, Game
 from pitchkeeper.games.services import game_counts_set, game_delete, game_restore
 from pitchkeeper.rules import HandRecord
 from pitchkeeper.seasons import ratings as ratings_module
 from pitchkeeper.seasons.derive import stats_rebuild
 from pitchkeeper.seasons.models import GameLine, RatingPoint, RatingsDue
 from pitchkeeper.seasons.ratings import ratings_catch_up, ratings_changed
-from tests.seasons.test_stats import at, moment, pts, smudge_game
+from tests.seasons.test_stats import at, moment, pts, rollups_match_the_games, smudge_game
 
 pytestmark = pytest.mark.django_db
 
@@ -142,6 +143,7 @@ def test_a_step_that_read_before_a_change_throws_its_work_away(
 @pytest.mark.parametrize(
     "change",
     [
+        "add a hand",
         "edit",
         "delete a hand",
         "practice",
@@ -149,6 +151,9 @@ def test_a_step_that_read_before_a_change_throws_its_work_away(
         "delete",
         "restore",
         "delete for good",
+        "delete for good by a query",
+        "update to practice",
+        "update the finish",
     ],
 )
 def test_every_kind_of_change_converges_to_the_rebuild_through_the_queue(
@@ -156,6 +161,12 @@ def test_every_kind_of_change_converges_to_the_rebuild_through_the_queue(
 ):
     with queued():
         games = league(make_game)
+        # Bob's smudge will finish it in the league's second night.
+        pending = make_game("setback", ("Ann", "Bob", "Cy")).game
+        hand_record(
+            game=pending,
+            record=HandRecord(pitcher="Cy", bid=3, points=pts("Cy", "Ann", "Ann", "Ann")),
+        )
     old = games[1]
     if change in ("back from practice", "restore"):
         with queued():
@@ -165,8 +176,12 @@ def test_every_kind_of_change_converges_to_the_rebuild_through_the_queue(
                 game_counts_set(game=old, counts=False)
     before = ratings(club)
 
-    with queued():
+    with queued(), at(moment(2024, 1, 2) + timedelta(hours=1)):
         {
+            "add a hand": lambda: hand_record(
+                game=pending,
+                record=HandRecord(pitcher="Bob", bid=4, points=pts("Bob", "Bob", "Bob", "Bob")),
+            ),
             "edit": lambda: edit_first_hand(old),
             "delete a hand": lambda: hand_delete(game=old, number=2),
             "practice": lambda: game_counts_set(game=old, counts=False),
@@ -174,11 +189,40 @@ def test_every_kind_of_change_converges_to_the_rebuild_through_the_queue(
             "delete": lambda: game_delete(game=old),
             "restore": lambda: game_restore(game=old),
             "delete for good": lambda: Game.objects.get(pk=old.pk).delete(),
+            "delete for good by a query": lambda: Game.objects.filter(pk=old.pk).delete(),
+            "update to practice": lambda: Game.objects.filter(pk=old.pk).update_counted(
+                counts=False
+            ),
+            "update the finish": lambda: Game.objects.filter(pk=old.pk).update_counted(
+                finished_at=moment(2024, 2, 10)
+            ),
         }[change]()
 
     assert ratings(club) != before
     assert not RatingsDue.objects.exists()
+    rollups_match_the_games(club)
     assert derived(club) == rebuilt(club)
+
+
+def test_an_update_of_what_counts_is_refused_and_changes_nothing(make_game, club):
+    games = league(make_game, 3)
+    old = Game.objects.get(pk=games[1].pk)
+    before = derived(club)
+
+    with pytest.raises(CountedFieldError, match="counts would leave the statistics behind"):
+        Game.objects.filter(pk=old.pk).update(counts=False)
+    with pytest.raises(CountedFieldError, match="deleted_at, winner"):
+        Game.objects.filter(pk=old.pk).update(winner_id=None, deleted_at=timezone.now())
+    old.finished_at = moment(2024, 2, 10)
+    # bulk_update writes in a transaction of its own, which the refusal rolls back.
+    with pytest.raises(CountedFieldError, match="finished_at would"), transaction.atomic():
+        Game.objects.bulk_update([old], ["finished_at"])
+
+    assert Game.objects.filter(counts=True, deleted_at=None, winner__isnull=False).count() == 3
+    assert Game.objects.get(pk=old.pk).finished_at == moment(2024, 1, 2)
+    assert derived(club) == before == rebuilt(club)
+    # What the statistics do not read is updated as before.
+    assert Game.objects.filter(pk=old.pk).update(chip_value="0.25") == 1
 
 
 def test_the_pages_say_while_ratings_are_due(client, make_game, club, queued):

@@ -25,7 +25,7 @@ from pitchkeeper.games.models import Game
 from pitchkeeper.games.services import games_import
 from pitchkeeper.rules import parse_game
 from pitchkeeper.seasons.models import Payment, Season
-from pitchkeeper.seasons.settle import Plan, settle_up
+from pitchkeeper.seasons.payments import Plan, settle_up
 from pitchkeeper.seasons.views.shared import decimal, percent
 from tests.conftest import PASSWORD, sign_in
 from tests.seasons.test_stats import at, contway_game, moment, smudge_game

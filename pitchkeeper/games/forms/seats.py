@@ -21,7 +21,6 @@ SETTINGS = (
     "min_bid",
     "dealer_may_steal",
     "all_pass",
-    "low_to",
     "settlement",
     "chips_per_setback",
     "ante",

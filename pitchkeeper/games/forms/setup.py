@@ -125,14 +125,6 @@ class GameForm(forms.Form):
         ],
         widget=forms.RadioSelect,
     )
-    low_to = forms.ChoiceField(
-        label=gettext_lazy("Low scores for"),
-        choices=[
-            ("holder", gettext_lazy("Who was dealt it")),
-            ("capturer", gettext_lazy("Who takes it")),
-        ],
-        widget=forms.RadioSelect,
-    )
     settlement = forms.ChoiceField(
         label=gettext_lazy("Settling up"),
         choices=[

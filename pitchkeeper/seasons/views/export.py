@@ -21,7 +21,7 @@ from pitchkeeper.seasons.spans import Span
 from pitchkeeper.seasons.standings import (
     leaderboard,
 )
-from pitchkeeper.seasons.views.shared import _club, _span
+from pitchkeeper.seasons.views.shared import club_of, span_of
 
 EXPORTS = ("leaderboard.csv", "hands.csv", "games.json")
 
@@ -34,8 +34,8 @@ EXPORT_CHUNK = 200
 def season_export(request: HttpRequest, name: str) -> HttpResponse:
     """The season as a file: the leaderboard or every hand as CSV (UTF-8 with a BOM and a
     header row, so a spreadsheet opens it cleanly), or its games as game records."""
-    span = _span(request)
-    club = _club(request)
+    span = span_of(request)
+    club = club_of(request)
     label = span.season.name if span.season else "all-time"
     stem = "".join(ch if ch.isalnum() else "-" for ch in label).strip("-").lower() or "season"
     if name == "leaderboard.csv":

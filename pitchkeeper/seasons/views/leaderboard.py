@@ -20,14 +20,15 @@ from pitchkeeper.seasons.standings import (
 from pitchkeeper.seasons.views.export import EXPORTS
 from pitchkeeper.seasons.views.shared import (
     NONE,
-    _club,
-    _partial,
-    _picker,
-    _query,
-    _span,
     category_name,
+    club_of,
     decimal,
+    is_partial,
     percent,
+    season_picker,
+    signed,
+    span_of,
+    span_query,
 )
 
 
@@ -65,7 +66,7 @@ def _columns(board: Leaderboard) -> list[Column]:
             True,
             ranking=_("wins, then net chips"),
         ),
-        Column("chips", _("Net chips"), lambda s: s.chips, lambda s: _signed(s.chips), True),
+        Column("chips", _("Net chips"), lambda s: s.chips, lambda s: signed(s.chips), True),
         Column(
             "rating",
             _("Rating"),
@@ -142,10 +143,6 @@ def _share(tally: tuple[int, int] | None) -> str:
     return f"{percent(tally[0] / tally[1])} ({tally[0]}/{tally[1]})"
 
 
-def _signed(value: int) -> str:
-    return f"+{value}" if value > 0 else str(value)
-
-
 def _sorted(board: Leaderboard, columns: list[Column], sort: str) -> tuple[list[Standing], str]:
     """The standings in the asked order (best first; "-key" the other way), players
     without the figure last; an unknown column sorts by the default."""
@@ -168,8 +165,8 @@ def _sorted(board: Leaderboard, columns: list[Column], sort: str) -> tuple[list[
 @club_view()
 def leaderboard_page(request: HttpRequest) -> HttpResponse:
     """The season's leaderboard, sorted by any column (``?sort=wins``, ``-wins``)."""
-    span = _span(request)
-    board = leaderboard(club=_club(request), span=span)
+    span = span_of(request)
+    board = leaderboard(club=club_of(request), span=span)
     columns = _columns(board)
     standings, sort = _sorted(board, columns, request.GET.get("sort", DEFAULT_SORT))
     ranked_by = next(c for c in columns if c.key == sort.removeprefix("-")).ranked_by
@@ -178,19 +175,21 @@ def leaderboard_page(request: HttpRequest) -> HttpResponse:
             "column": column,
             "sorted": sort.removeprefix("-") == column.key,
             "descending": (sort.startswith("-") == column.low_first),
-            "link": _query(span, sort=column.key if sort != column.key else f"-{column.key}"),
+            "link": span_query(span, sort=column.key if sort != column.key else f"-{column.key}"),
         }
         for column in columns
     ]
     context = {
-        **_picker(request, span),
-        "rerating": ratings_pending(club_id=_club(request).pk),
+        **season_picker(request, span),
+        "rerating": ratings_pending(club_id=club_of(request).pk),
         "headers": headers,
         "rows": [(s, [c.text(s) for c in columns]) for s in standings],
         "sort": sort,
         "ranked_by": ranked_by,
         "reversed": sort.startswith("-"),
-        "exports": [(name, _query(span)) for name in EXPORTS],
+        "exports": [(name, span_query(span)) for name in EXPORTS],
     }
-    template = "seasons/leaderboard.html#board" if _partial(request) else "seasons/leaderboard.html"
+    template = (
+        "seasons/leaderboard.html#board" if is_partial(request) else "seasons/leaderboard.html"
+    )
     return render(request, template, context)

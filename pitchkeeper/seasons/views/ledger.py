@@ -17,21 +17,28 @@ from pitchkeeper.clubs.models import Player
 from pitchkeeper.core.limits import plain_int
 from pitchkeeper.seasons.ledger import ledger, payment_record
 from pitchkeeper.seasons.spans import Span
-from pitchkeeper.seasons.views.leaderboard import _signed
-from pitchkeeper.seasons.views.shared import _club, _partial, _picker, _query, _span, money
+from pitchkeeper.seasons.views.shared import (
+    club_of,
+    is_partial,
+    money,
+    season_picker,
+    signed,
+    span_of,
+    span_query,
+)
 
 
 def _ledger_context(request: HttpRequest, span: Span) -> dict[str, Any]:
-    found = ledger(club=_club(request), span=span)
+    found = ledger(club=club_of(request), span=span)
     value = found.chip_value
     return {
-        **_picker(request, span),
+        **season_picker(request, span),
         "ledger": found,
-        "balances": [(b, _signed(b.balance), money(b.balance, value)) for b in found.balances],
+        "balances": [(b, signed(b.balance), money(b.balance, value)) for b in found.balances],
         "plan": [
             (payer, payee, chips, money(chips, value)) for payer, payee, chips in found.payments
         ],
-        "players": Player.objects.filter(club=_club(request)),
+        "players": Player.objects.filter(club=club_of(request)),
     }
 
 
@@ -40,7 +47,7 @@ def _ledger_context(request: HttpRequest, span: Span) -> dict[str, Any]:
 def ledger_page(request: HttpRequest) -> HttpResponse:
     """Who owes whom over the season, the fewest payments that settle it, and the
     payments recorded; a POST records one (``payer``, ``payee``, ``chips``)."""
-    span = _span(request)
+    span = span_of(request)
     status = 200
     if request.method == "POST":
         try:
@@ -48,7 +55,7 @@ def ledger_page(request: HttpRequest) -> HttpResponse:
             payee = _player(request, request.POST.get("payee"))
             chips = _chips(request.POST.get("chips", ""))
             payment_record(
-                club=_club(request),
+                club=club_of(request),
                 span=span,
                 payer=payer,
                 payee=payee,
@@ -69,8 +76,8 @@ def ledger_page(request: HttpRequest) -> HttpResponse:
             }
             messages.success(request, notice)
             if not request.htmx:
-                return redirect(reverse("ledger") + _query(span))
-    template = "seasons/ledger.html#ledger" if _partial(request) else "seasons/ledger.html"
+                return redirect(reverse("ledger") + span_query(span))
+    template = "seasons/ledger.html#ledger" if is_partial(request) else "seasons/ledger.html"
     return render(request, template, _ledger_context(request, span), status=status)
 
 

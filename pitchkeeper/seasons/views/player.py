@@ -18,13 +18,13 @@ from pitchkeeper.seasons.standings import (
     player_stats,
 )
 from pitchkeeper.seasons.views.shared import (
-    _partial,
-    _picker,
-    _query,
-    _span,
     category_name,
     decimal,
+    is_partial,
     percent,
+    season_picker,
+    span_of,
+    span_query,
 )
 
 CHART_WIDTH, CHART_HEIGHT, CHART_PAD = 320, 160, 14
@@ -126,12 +126,12 @@ def player_page(request: HttpRequest, pk: int) -> HttpResponse:
     """One player over the season: games, form, bids by size, points by kind, partners
     and opponents, streaks. ``?page=N`` shows older games (htmx appends just those)."""
     player = club_player(request, pk)
-    span = _span(request)
+    span = span_of(request)
     page = page_number(request.GET.get("page"))
     found = player_stats(player=player, span=span, page=page)
     standing = found.standing
     context = {
-        **_picker(request, span),
+        **season_picker(request, span),
         "rerating": ratings_pending(club_id=player.club_id),
         "player": player,
         "stats": found,
@@ -146,7 +146,7 @@ def player_page(request: HttpRequest, pk: int) -> HttpResponse:
             )
             for line in found.games
         ],
-        "older": _query(span, page=page + 1) if found.more else None,
+        "older": span_query(span, page=page + 1) if found.more else None,
         "rating_chart": rating_chart(found.history),
         "bid_chart": bid_chart(standing.by_bid) if standing else None,
         "points": [
@@ -156,9 +156,9 @@ def player_page(request: HttpRequest, pk: int) -> HttpResponse:
         if standing
         else [],
     }
-    if _partial(request) and page > 1:
+    if is_partial(request) and page > 1:
         return render(request, "seasons/player.html#games", context)
-    template = "seasons/player.html#stats" if _partial(request) else "seasons/player.html"
+    template = "seasons/player.html#stats" if is_partial(request) else "seasons/player.html"
     return render(request, template, context)
 
 

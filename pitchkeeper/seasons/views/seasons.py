@@ -17,7 +17,7 @@ from pitchkeeper.clubs.access import ROLES_FOR, club_view
 from pitchkeeper.clubs.names import name_clean, name_unlike
 from pitchkeeper.core.limits import FIRST_DAY, LAST_DAY, PlainDecimalField
 from pitchkeeper.seasons.models import SEASON_NAME_LENGTH, Season
-from pitchkeeper.seasons.views.shared import _club, _partial
+from pitchkeeper.seasons.views.shared import club_of, is_partial
 
 # The browser's date picker keeps to the days the model accepts.
 DAY_ATTRS = {"type": "date", "min": FIRST_DAY.isoformat(), "max": LAST_DAY.isoformat()}
@@ -66,7 +66,7 @@ class SeasonForm(forms.ModelForm):
 @club_view(write="own")
 def season_list(request: HttpRequest) -> HttpResponse:
     """The club's seasons; the owner adds one with a POST."""
-    club = _club(request)
+    club = club_of(request)
     form = SeasonForm(request.POST or None, prefix="new", instance=Season(club=club))
     status = 200
     if request.method == "POST":
@@ -81,7 +81,7 @@ def season_list(request: HttpRequest) -> HttpResponse:
 def _seasons(
     request: HttpRequest, form: SeasonForm, status: int = 200, **more: Any
 ) -> HttpResponse:
-    club = _club(request)
+    club = club_of(request)
     seasons = list(Season.objects.filter(club=club))
     edits = more.pop("edits", {})
     context = {
@@ -92,7 +92,7 @@ def _seasons(
         "is_owner": request.membership.role in ROLES_FOR["own"],  # type: ignore[attr-defined]
         **more,
     }
-    template = "seasons/seasons.html#list" if _partial(request) else "seasons/seasons.html"
+    template = "seasons/seasons.html#list" if is_partial(request) else "seasons/seasons.html"
     return render(request, template, context, status=status)
 
 
@@ -100,7 +100,7 @@ def _seasons(
 @club_view(write="own")
 def season_edit(request: HttpRequest, pk: int) -> HttpResponse:
     """Change or delete a season (``action`` "save" or "delete"); its games stay."""
-    season = Season.objects.filter(club=_club(request), pk=pk).first()
+    season = Season.objects.filter(club=club_of(request), pk=pk).first()
     if season is None:
         raise Http404
     if request.POST.get("action") == "delete":

@@ -28,34 +28,36 @@ def category_name(key: str) -> str:
     return str(CATEGORY_LABELS.get(key, ENGINE_LABELS.get(key, key)))
 
 
-def _span(request: HttpRequest) -> Span:
+def span_of(request: HttpRequest) -> Span:
     """The span the page asks for with ``?season=``: 404 for another club's season."""
     try:
-        return span_for(club=_club(request), key=request.GET.get("season"))
+        return span_for(club=club_of(request), key=request.GET.get("season"))
     except (Season.DoesNotExist, ValueError):
         raise Http404 from None
 
 
-def _club(request: HttpRequest) -> Club:
+def club_of(request: HttpRequest) -> Club:
+    """The club the request is made in (the member's, checked by the access rules)."""
     return request.membership.club  # type: ignore[attr-defined]
 
 
-def _query(span: Span, **more: Any) -> str:
+def span_query(span: Span, **more: Any) -> str:
+    """The query string that keeps ``span`` (and ``more``) on a link."""
     return "?" + urlencode({"season": span.key, **more})
 
 
-def _partial(request: HttpRequest) -> bool:
+def is_partial(request: HttpRequest) -> bool:
     """Whether to answer with the page's part only: htmx asked, and not to restore a
     page from its history (which needs all of it)."""
     return bool(request.htmx) and not request.htmx.history_restore_request  # type: ignore[attr-defined]
 
 
-def _picker(request: HttpRequest, span: Span) -> dict[str, Any]:
+def season_picker(request: HttpRequest, span: Span) -> dict[str, Any]:
     """What every season page shows above its figures: which span, and the others."""
     return {
         "span": span,
-        "seasons": list(Season.objects.filter(club=_club(request))),
-        "query": _query(span),
+        "seasons": list(Season.objects.filter(club=club_of(request))),
+        "query": span_query(span),
         "can_score": request.membership.role in ROLES_FOR["score"],  # type: ignore[attr-defined]
         "is_owner": request.membership.role in ROLES_FOR["own"],  # type: ignore[attr-defined]
     }
@@ -72,6 +74,11 @@ def decimal(value: float | None, places: int = 2) -> str:
         return NONE
     rounded = Decimal(repr(value)).quantize(Decimal(1).scaleb(-places), ROUND_HALF_UP)
     return number_format(rounded, places)
+
+
+def signed(value: int) -> str:
+    """A number of chips with its sign: +3, 0, -2."""
+    return f"+{value}" if value > 0 else str(value)
 
 
 def money(chips: int, value: Decimal | None) -> str | None:

@@ -2,7 +2,7 @@
 
 Not a test (timings depend on the machine): run it by hand, from the repository root,
 
-    .venv/bin/python bench/bench_settle.py [--ledgers 60]
+    .venv/bin/python bench/bench_payments.py [--ledgers 60]
 
 For each number of balances and each kind of amounts (uniform in -w..w; normal with a
 spread of 30; lopsided, a few players up to +200 against many down to -30; the last
@@ -23,7 +23,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from pitchkeeper.seasons.settle import _greedy, settle_up  # noqa: E402
+from pitchkeeper.seasons.payments import _greedy, settle_up  # noqa: E402
 
 KINDS: dict[str, Callable[[random.Random], int]] = {
     **{f"±{w}": lambda rng, w=w: rng.randint(-w, w) for w in (6, 20, 100, 1000)},

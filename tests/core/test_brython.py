@@ -14,7 +14,7 @@ from django.test import Client
 from django.urls import reverse
 
 import pitchkeeper.rules
-from pitchkeeper.core.engine import RUNTIME, RUNTIME_FILES, STDLIB, _stdlib, bundle
+from pitchkeeper.core.brython import RUNTIME, RUNTIME_FILES, STDLIB, _stdlib, bundle
 
 RULES = Path(pitchkeeper.rules.__file__).parent
 

@@ -12,8 +12,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pitchkeeper.seasons import settle
-from pitchkeeper.seasons.settle import (
+from pitchkeeper.seasons import payments
+from pitchkeeper.seasons.payments import (
     EXACT_SETTLEMENT_LIMIT,
     _greedy,
     _loners,
@@ -109,7 +109,7 @@ def test_the_greedy_settlement_can_need_more():
 def search_mode(listed: bool) -> mock._patch:
     """The zero-sum groups always listed, or never (always found by walking the
     players): both ways must give the same, fewest, plans."""
-    return mock.patch.object(settle, "LISTED_LIMIT", 10**9 if listed else -1)
+    return mock.patch.object(payments, "LISTED_LIMIT", 10**9 if listed else -1)
 
 
 @st.composite
@@ -179,7 +179,7 @@ def test_a_loner_is_balanced_by_some_players_of_the_other_sign(amounts):
 
 
 def test_past_the_tracked_sums_everyone_counts_as_a_loner():
-    big = settle.LONER_SUMS_LIMIT
+    big = payments.LONER_SUMS_LIMIT
     assert _loners([big, 1, -big - 2]) == [True, True, True]
     assert _loners([3, 1, -5]) == [False, False, False]
 
@@ -255,7 +255,7 @@ def test_a_ledger_past_the_steps_is_only_called_short():
     short = settle_up(balances)
     assert settles(balances, short.payments)
     assert not short.fewest and len(short.payments) == 19
-    patient = settle_up(balances, budget=10 * settle.SEARCH_BUDGET)
+    patient = settle_up(balances, budget=10 * payments.SEARCH_BUDGET)
     assert patient.fewest and len(patient.payments) == 18
 
 

@@ -17,7 +17,7 @@ from django.templatetags.static import static
 from django.urls import reverse
 from django.views.decorators.http import require_GET
 
-from pitchkeeper.core.engine import PREFIX, RUNTIME_FILES, bundle
+from pitchkeeper.core.brython import PREFIX, RUNTIME_FILES, bundle
 
 # What a phone needs to open a game it has seen with no network: fetched when the
 # service worker is installed. Other static files (the engine's runtime among them)
