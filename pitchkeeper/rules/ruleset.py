@@ -300,13 +300,6 @@ class Ruleset:
         return data
 
 
-def gettext_noop(text: str) -> str:
-    """Marks a preset's words for translation where they are written (makemessages
-    collects the calls); the screens translate them when they show them, and the engine
-    itself keeps them in English."""
-    return text
-
-
 @dataclass(frozen=True)
 class Preset:
     """A preset, written once: its key (which its rules take as ``preset``), its name,
