@@ -16,6 +16,7 @@ from pitchkeeper.clubs.players import roster
 from pitchkeeper.games.hands import game_save
 from pitchkeeper.games.models import Game, Seat
 from pitchkeeper.games.replay import GameState, game_state
+from pitchkeeper.games.words import refusal_text
 from pitchkeeper.rules import (
     RuleError,
     Ruleset,
@@ -109,7 +110,8 @@ def games_import(*, club: Club, games: Sequence[Any]) -> list[Game]:
             saved.append(_game_import(data, club))
         except RuleError as error:
             raise RuleError(
-                _("game %(number)d: %(error)s") % {"number": number, "error": error}
+                _("game %(number)d: %(error)s")
+                % {"number": number, "error": refusal_text(error, numbered=True)}
             ) from None
     return saved
 
