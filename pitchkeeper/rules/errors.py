@@ -127,6 +127,94 @@ REFUSALS: dict[str, str] = {
         "%(team)s's players must sit opposite each other, every %(step)d seats, so that the "
         "teams alternate around the table"
     ),
+    # A game record, read from its JSON file (record.py).
+    "number_digits": gettext_noop("a number has more than %(most)d digits: %(digits)s..."),
+    "number_constant": gettext_noop("%(name)s is not a number JSON allows"),
+    "file_too_large": gettext_noop("the file is larger than %(most)s characters"),
+    "nested_too_deep": gettext_noop("the data is nested more than %(most)d levels deep"),
+    "json_invalid": gettext_noop("not valid JSON: %(problem)s at line %(line)d column %(column)d"),
+    "key_twice": gettext_noop('"%(key)s" is given twice'),
+    "key_twice_at": gettext_noop('%(where)s: "%(key)s" is given twice'),
+    "name_empty": gettext_noop("%(what)s must be a non-empty name"),
+    "name_hidden": gettext_noop("%(what)s contains an invisible or control character (%(hidden)s)"),
+    "name_too_long": gettext_noop("%(what)s is longer than %(most)d characters"),
+    "each_player": gettext_noop("each player"),
+    "each_team": gettext_noop("each team"),
+    "each_player_of": gettext_noop("each player of %(team)s"),
+    "game_not_object": gettext_noop("a game must be a JSON object"),
+    "format_wrong": gettext_noop('"format" must be "%(format)s"'),
+    "field_unknown": gettext_noop("unknown field %(unknown)s"),
+    "players_not_list": gettext_noop('"players" must be a list of names in clockwise seat order'),
+    "hands_not_list": gettext_noop('"hands" must be a list'),
+    "too_many_hands": gettext_noop(
+        "a game can have at most %(most)d hands (this one has %(count)d): no real game comes "
+        "near, and longer ones would make its pages slow"
+    ),
+    "teams_not_map": gettext_noop('"teams" must map each team name to its players'),
+    "team_not_list": gettext_noop("team %(team)s must list its players"),
+    "hand_not_object": gettext_noop("a hand must be a JSON object"),
+    "field_not_bool": gettext_noop('"%(key)s" must be true or false'),
+    "field_not_name": gettext_noop('"%(key)s" must be a player\'s name'),
+    "bid_not_whole": gettext_noop('"bid" must be a whole number'),
+    "bid_not_written": gettext_noop(
+        '"bid" must be a whole number or a bid written as text, such as "6x2" or "moon"'
+    ),
+    "revoked_not_list": gettext_noop('"revoked" must be a list of names'),
+    "forced_not_list": gettext_noop('"forced" must be a list of names'),
+    "points_not_object": gettext_noop('"points" must map each category to who took it'),
+    "auction_not_pairs": gettext_noop(
+        '"auction" must be a list of [player, bid] pairs, null for a pass'
+    ),
+    # A ruleset as a record or a backup writes it (resolve.py, ruleset.py).
+    "setting_not_list": gettext_noop("%(setting)s must be a list"),
+    "entry_not_object": gettext_noop("%(where)s must be an object with %(shape)s"),
+    "entry_unknown": gettext_noop("%(where)s: unknown setting %(unknown)s"),
+    "entry_key": gettext_noop("%(where)s: key must be a non-empty text"),
+    "entry_type": gettext_noop("%(where)s (%(key)s): %(setting)s has the wrong type"),
+    "entry_incomplete": gettext_noop("%(where)s (%(key)s): give its %(shape)s"),
+    "shape_category": gettext_noop("key, label, value and kind"),
+    "shape_moon": gettext_noop("key, label and value"),
+    "rules_not_spec": gettext_noop("rules must be a preset name or an object of settings"),
+    "preset_unknown": gettext_noop("unknown preset %(name)r; known presets: %(known)s"),
+    "setting_unknown": gettext_noop("unknown rule setting %(unknown)s"),
+    "setting_keys": gettext_noop("%(setting)s must be a list of category keys"),
+    "setting_nullable": gettext_noop("%(setting)s must be a whole number or null (%(meaning)s)"),
+    "null_max_bid": gettext_noop("open-ended"),
+    "null_win_by": gettext_noop("no lead needed"),
+    "null_score_floor": gettext_noop("no floor"),
+    "null_lose_at": gettext_noop("nobody loses by falling"),
+    "null_draw_at": gettext_noop("no draw"),
+    "null_forced_bid": gettext_noop("no hand forces a bid"),
+    "null_steal_up_to": gettext_noop("any bid below max_bid"),
+    "setting_bool": gettext_noop("%(setting)s must be true or false"),
+    "setting_whole": gettext_noop("%(setting)s must be a whole number"),
+    "setting_text": gettext_noop("%(setting)s must be a text"),
+    "setting_choice": gettext_noop("%(setting)s must be one of %(allowed)s"),
+    "players_range": gettext_noop("players must be between 2 and 7, min_players <= max_players"),
+    "setting_at_least_1": gettext_noop("%(setting)s must be at least 1"),
+    "max_below_min": gettext_noop("max_bid must not be below min_bid"),
+    "no_categories": gettext_noop("categories must not be empty"),
+    "category_keys_twice": gettext_noop("category keys must be unique"),
+    "category_kind": gettext_noop("category %(key)s: kind must be one or count"),
+    "category_value": gettext_noop("category %(key)s: value must be at least 1"),
+    "unknown_categories": gettext_noop("%(setting)s names unknown categories: %(unknown)s"),
+    "smudge_needs_max": gettext_noop("a smudge is a bid of max_bid, so max_bid must be set"),
+    "setting_negative": gettext_noop("%(setting)s must not be negative"),
+    "moon_keys_twice": gettext_noop("moon bid keys must be unique"),
+    "moon_key_form": gettext_noop(
+        "moon bid %(key)r: its key must start with a small letter and hold only small "
+        "letters, digits, - and _"
+    ),
+    "moon_value": gettext_noop("moon bid %(key)s: value must be at least 1"),
+    "partner_with_teams": gettext_noop(
+        "called_partner is for tables without fixed teams (partnership)"
+    ),
+    "partner_players": gettext_noop("a called partner needs at least 3 players (min_players)"),
+    "win_by_low": gettext_noop("win_by must be at least 1, or null"),
+    "setting_numbered_bid": gettext_noop("%(setting)s must be one of the numbered bids, or null"),
+    "steal_until_one": gettext_noop("an auction that goes round until one is left has no steal"),
+    "floor_above_zero": gettext_noop("score_floor must not be above 0"),
+    "setting_below_zero": gettext_noop("%(setting)s must be below 0"),
 }
 
 
