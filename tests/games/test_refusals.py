@@ -15,6 +15,7 @@ from django.utils import translation
 import pitchkeeper.rules
 from pitchkeeper.clubs.models import Player
 from pitchkeeper.games.models import Hand
+from pitchkeeper.games.views.table import _redo_key
 from pitchkeeper.games.words import refusal_text
 from pitchkeeper.rules import PRESETS, HandRecord, RuleError
 from pitchkeeper.rules.bids import bid_words
@@ -39,10 +40,20 @@ SAMPLES = {
     "known": ("high", "low"),
     "teams": ("Us", "Them"),
     "typed": "'9'",
+    "what": RuleError("each_player", {}),
+    "shape": RuleError("shape_moon", {}),
+    "meaning": RuleError("null_max_bid", {}),
+    "allowed": ("redeal", "dealer_forced"),
+    "setting": "min_bid",
+    "key": "k1",
+    "format": "pitchkeeper.game/1",
 }
 NAMES = {"s": "Dee", "r": "Dee", "d": 3}
-# The English words of a template that are the same words in Norwegian.
-SHARED = {"pass", "null", "over", "side"}
+# The English words of a template that are the same words in Norwegian, or what
+# a file holds (JSON, true, partnership), written so in any language.
+SHARED = {"pass", "null", "over", "side", "type", "json", "true", "false", "partnership"}
+# What a translation keeps as the file writes it: quoted, or a setting's name.
+VERBATIM = re.compile(r'"[^"]*"|«[^»]*»|\w*_\w*')
 
 
 def sample(code: str) -> RuleError:
@@ -51,7 +62,8 @@ def sample(code: str) -> RuleError:
 
 
 def english_words(text: str) -> set[str]:
-    return set(re.findall(r"[a-z]{4,}", PLACEHOLDER.sub("", text).lower())) - SHARED
+    words = VERBATIM.sub("", PLACEHOLDER.sub("", text)).lower()
+    return set(re.findall(r"[a-z]{4,}", words)) - SHARED
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
@@ -203,3 +215,20 @@ def test_a_table_the_rules_refuse_is_told_in_the_language(club, client, language
 
     assert words in html
     assert "is played by" not in html
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("htmx", [False, True], ids=["full page", "htmx fragment"])
+def test_a_kept_hand_that_does_not_read_is_told_in_russian(client, make_game, htmx):
+    """A hand kept for redo, as an earlier version of the app may have written it."""
+    game = make_game().game
+    session = client.session
+    session[_redo_key(game)] = [{"misdeal": "yes"}]
+    session.save()
+    headers = {"HTTP_ACCEPT_LANGUAGE": "ru", **(HTMX if htmx else {})}
+
+    response = client.post(reverse("redo", args=[game.pk]), follow=not htmx, **headers)
+
+    html = shown(response, 409 if htmx else 200)
+    assert "«misdeal» — это true или false" in html
+    assert "must be true or false" not in html
