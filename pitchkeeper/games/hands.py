@@ -21,6 +21,7 @@ from pitchkeeper.games.basis import Basis, Conflict, basis_check
 from pitchkeeper.games.models import Game, Hand, HandChange
 from pitchkeeper.games.replay import GameState, game_state, kept_result, saved_state
 from pitchkeeper.games.signals import game_saved
+from pitchkeeper.games.words import refusal_text
 from pitchkeeper.rules import (
     GameResult,
     HandRecord,
@@ -472,6 +473,7 @@ def change_restore(
         raise
     except RuleError as error:
         raise RuleError(
-            _("Hand %(number)d cannot be restored: %(error)s") % {"number": number, "error": error},
+            _("Hand %(number)d cannot be restored: %(error)s")
+            % {"number": number, "error": refusal_text(error, state.record.rules, numbered=True)},
             field=error.field,
         ) from None

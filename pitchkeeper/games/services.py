@@ -17,6 +17,7 @@ from pitchkeeper.games.hands import game_save
 from pitchkeeper.games.models import Game, Seat
 from pitchkeeper.games.replay import GameState, game_state
 from pitchkeeper.games.signals import game_counting_changed
+from pitchkeeper.games.words import refusal_text
 from pitchkeeper.rules import (
     RuleError,
     Ruleset,
@@ -115,7 +116,8 @@ def games_import(*, club: Club, games: Sequence[Any]) -> list[Game]:
             saved.append(_game_import(data, club))
         except RuleError as error:
             raise RuleError(
-                _("game %(number)d: %(error)s") % {"number": number, "error": error}
+                _("game %(number)d: %(error)s")
+                % {"number": number, "error": refusal_text(error, numbered=True)}
             ) from None
     return saved
 

@@ -1,5 +1,5 @@
-"""The words the screens use for the engine's terms: points, bids, moon bids and the
-presets with their groups, in the user's language."""
+"""The words the screens use for the engine's terms: points, bids, moon bids, the
+presets with their groups and the engine's refusals, in the user's language."""
 
 from __future__ import annotations
 
@@ -15,10 +15,12 @@ from pitchkeeper.rules import (
     PRESETS,
     Bid,
     Category,
+    RuleError,
     Ruleset,
 )
 from pitchkeeper.rules import ruleset as _ruleset
 from pitchkeeper.rules.bids import DOUBLED
+from pitchkeeper.rules.errors import REFUSALS
 
 # The table's own words for the points (Russian from seed 000, Norwegian from seed 001).
 # In the "point" context: the Game point is not the game being played (Гейм, not Партия).
@@ -87,6 +89,13 @@ MOON_LABELS = {
     "Blind smudge": pgettext_lazy("bid", "Blind smudge"),
     "Hotshot": pgettext_lazy("bid", "Hotshot"),
     "Double 18": pgettext_lazy("bid", "Double 18"),
+}
+
+
+# A point as the engine's refusals name it, by its label, in the user's language.
+POINT_WORDS = {
+    **{label: CATEGORY_LABELS[key] for key, label in STANDARD_LABELS.items()},
+    **OTHER_LABELS,
 }
 
 
@@ -190,3 +199,35 @@ def offline_phrases() -> str:
         ),
     }
     return json.dumps(phrases, ensure_ascii=False)
+
+
+# The parameters of a refusal that are a bid, worded by bid_label.
+BID_PARAMS = frozenset({"bid", "high_bid", "moons"})
+
+
+def refusal_text(error: RuleError, rules: Ruleset | None = None, *, numbered: bool = False) -> str:
+    """The engine's refusal in the user's language: the words of its code translated,
+    the bids (under ``rules``), points and presets it names in words. An error raised
+    with words already in the user's language (no code) is shown as it is. ``numbered``:
+    with the number of the hand it is about first, as ``str(error)`` has it."""
+    text = error.message
+    if error.code is not None:
+        words = {name: _param_words(name, value, rules) for name, value in error.params.items()}
+        text = _(REFUSALS[error.code]) % words
+    if numbered and error.hand is not None:
+        return _("hand %(number)d: %(refusal)s") % {"number": error.hand, "refusal": text}
+    return text
+
+
+def _param_words(name: str, value: object, rules: Ruleset | None) -> object:
+    if isinstance(value, RuleError):
+        return refusal_text(value, rules)
+    if isinstance(value, tuple):
+        return ", ".join(str(_param_words(name, item, rules)) for item in value)
+    if name in BID_PARAMS and rules is not None and isinstance(value, int | str):
+        return bid_label(rules, value)
+    if name == "point":
+        return str(POINT_WORDS.get(str(value), value))
+    if name == "preset":
+        return preset_label(str(value))
+    return value

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Collection, Sequence
 from typing import Any
 
-from .bids import Contract, all_bids, contract, describe_bids
+from .bids import Contract, all_bids, bid_words, contract
 from .errors import RuleError
 from .results import Scores
 from .ruleset import Bid, Ruleset
@@ -44,7 +44,7 @@ def legal_bids(
     auction = [(seating.player(name), bid) for name, bid in auction]
     player = _next_bidder(rules, order, auction)
     if player is None:
-        raise RuleError("the auction is complete", field="auction")
+        raise RuleError("auction_complete", {}, field="auction")
     placed = [
         bid_contract(rules, seating, name, bid, None) for name, bid in auction if bid is not None
     ]
@@ -96,10 +96,12 @@ def _least_bid(
     return max(least, default=None)
 
 
-def _least_words(rules: Ruleset, player: str, dealer: str, high: Contract | None) -> str:
+def _least_refusal(
+    rules: Ruleset, player: str, dealer: str, high: Contract | None, least: int
+) -> RuleError:
     if player == dealer and high is None and rules.all_pass == "dealer_forced":
-        return f"everybody else passed, so {dealer}, the dealer,"
-    return f"{player}'s hand forces a bid, so {player}"
+        return RuleError("dealer_must_bid", {"dealer": dealer, "least": least}, field="auction")
+    return RuleError("forced_must_bid", {"player": player, "least": least}, field="auction")
 
 
 def _outbids(rules: Ruleset, bid: Contract, high: Contract | None, by_dealer: bool) -> bool:
@@ -124,7 +126,7 @@ def _may_steal(rules: Ruleset, high: Contract) -> bool:
 
 def _moon_refusal(
     rules: Ruleset, seating: Seating, player: str, bid: Bid, scores: Scores | None
-) -> str | None:
+) -> RuleError | None:
     """Why ``player``'s side may not make this moon bid at its score (Bonanza), if so."""
     moon = rules.moon(bid)
     if moon is None or scores is None:
@@ -132,12 +134,11 @@ def _moon_refusal(
     side = seating.side_of(player)
     score = scores[side]
     if score < 0 and not moon.allowed_in_hole:
-        return f"{player} cannot bid {bid}: {side} is in the hole"
+        return RuleError("moon_in_hole", {"player": player, "bid": bid, "side": side}, field="bid")
     if moon.allowed_under is not None and score >= moon.allowed_under:
-        return (
-            f"{player} cannot bid {bid}: {side} has {score}, and {bid} is only open "
-            f"below {moon.allowed_under}"
-        )
+        under = moon.allowed_under
+        params = {"player": player, "bid": bid, "side": side, "score": score, "under": under}
+        return RuleError("moon_score", params, field="bid")
     return None
 
 
@@ -156,68 +157,50 @@ def check_auction(
     """
     order = bidding_order(seating, dealer)
     if not rules.auction_until_one and len(auction) != len(order):
-        raise RuleError(
-            f"the auction must have each of the {len(order)} players once, "
-            f"from {order[0]} (left of the dealer) round to {dealer}, the dealer",
-            field="auction",
-        )
+        params = {"count": len(order), "first": order[0], "dealer": dealer}
+        raise RuleError("auction_length", params, field="auction")
     high: Contract | None = None
     high_bid: Bid | None = None
     high_bidder: str | None = None
     bids: list[tuple[str, Bid | None]] = []
     for entry in auction:
         if not isinstance(entry, Sequence) or isinstance(entry, str) or len(entry) != 2:
-            raise RuleError("each auction entry is a player and a bid (null for a pass)")
+            raise RuleError("auction_entry", {})
         player = seating.player(entry[0])
         bid = entry[1]
         expected = _next_bidder(rules, order, bids)
         if expected is None:
-            raise RuleError(
-                f"the auction was over, everybody but {high_bidder} having passed, "
-                f"before {player}'s {'pass' if bid is None else bid}",
-                field="auction",
-            )
+            code = "auction_over_pass" if bid is None else "auction_over_bid"
+            params = {"high_bidder": high_bidder, "player": player, "bid": bid}
+            raise RuleError(code, params, field="auction")
         if player != expected:
-            raise RuleError(
-                f"{expected} bids before {player}: the auction goes clockwise "
-                f"from {order[0]}, left of the dealer, to {dealer}, the dealer",
-                field="auction",
-            )
+            params = {"expected": expected, "player": player, "first": order[0], "dealer": dealer}
+            raise RuleError("auction_order", params, field="auction")
         bids.append((player, bid))
         least = _least_bid(rules, player, dealer, high, forced)
         if bid is None:
             if least is not None:
-                raise RuleError(
-                    f"{_least_words(rules, player, dealer, high)} must bid at least {least}",
-                    field="auction",
-                )
+                raise _least_refusal(rules, player, dealer, high, least)
             continue
         offer = bid_contract(rules, seating, player, bid, scores)
         if least is not None and offer.below(least):
-            raise RuleError(
-                f"{_least_words(rules, player, dealer, high)} must bid at least {least}",
-                field="auction",
-            )
+            raise _least_refusal(rules, player, dealer, high, least)
         if high is not None and not _outbids(rules, offer, high, player == dealer):
             if offer.rank == high.rank and player == dealer and rules.dealer_may_steal:
-                what = "a moon bid" if high.level is None else f"a bid of {high.level}"
-                raise RuleError(
-                    f"{dealer} cannot take {high_bidder}'s {high_bid}: {what} cannot be taken away",
-                    field="auction",
-                )
-            raise RuleError(
-                f"{player} bid {bid} but {high_bidder} already bid {high_bid}; "
-                "each bid must be higher",
-                field="auction",
-            )
+                code = "no_steal_moon" if high.level is None else "no_steal"
+                params = {"dealer": dealer, "high_bidder": high_bidder, "high_bid": high_bid}
+                raise RuleError(code, {**params, "level": high.level}, field="auction")
+            params = {
+                "player": player,
+                "bid": bid,
+                "high_bidder": high_bidder,
+                "high_bid": high_bid,
+            }
+            raise RuleError("bid_not_higher", params, field="auction")
         high, high_bid, high_bidder = offer, bid, player
     waiting = _next_bidder(rules, order, bids)
     if waiting is not None:
-        raise RuleError(
-            f"the auction goes round until all but one have passed: {waiting} "
-            "must still bid or pass",
-            field="auction",
-        )
+        raise RuleError("auction_not_over", {"waiting": waiting}, field="auction")
     return high_bidder, high_bid
 
 
@@ -227,16 +210,18 @@ def bid_contract(
     """The contract of ``player``'s bid, refusing a bid the rules do not have."""
     text = isinstance(bid, str)
     if isinstance(bid, bool) or not isinstance(bid, int | str) or (text and not rules.word_bids):
-        kinds = "a whole number or a pass"
         if rules.word_bids:
-            kinds = f"a pass or a bid {describe_bids(rules)}"
-        raise RuleError(f"{player}'s bid must be {kinds}", field="bid")
+            raise RuleError(
+                "bid_not_listed", {"player": player, "bids": bid_words(rules)}, field="bid"
+            )
+        raise RuleError("bid_not_number", {"player": player}, field="bid")
     found = contract(rules, bid)
     if found is None:
         # A text bid is quoted, so that "3" is not taken for the number 3.
         shown = repr(bid) if text else bid
-        raise RuleError(f"{player} bid {shown}; bids go {describe_bids(rules)}", field="bid")
+        params = {"player": player, "typed": shown, "bids": bid_words(rules)}
+        raise RuleError("bid_unknown", params, field="bid")
     refusal = _moon_refusal(rules, seating, player, bid, scores)
     if refusal is not None:
-        raise RuleError(refusal, field="bid")
+        raise refusal
     return found

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from .errors import RuleError
 from .ruleset import Bid, Ruleset
 
 DOUBLED = re.compile(r"([1-9][0-9]*)x2")
@@ -98,14 +99,16 @@ def all_bids(rules: Ruleset) -> list[Bid]:
     return bids
 
 
+def bid_words(rules: Ruleset) -> RuleError:
+    """The legal bids, as the part of a refusal that names them."""
+    code = "bids_range" + "_doubled" * rules.doubled_bids + "_moons" * bool(rules.moon_bids)
+    moons = tuple(moon.key for moon in rules.moon_bids)
+    return RuleError(code, {"low": rules.min_bid, "high": rules.highest_bid, "moons": moons})
+
+
 def describe_bids(rules: Ruleset) -> str:
     """The legal bids in words: "from 2 to 4", "from 1 to 9, doubled 1x2 to 9x2, or moon"."""
-    words = f"from {rules.min_bid} to {rules.highest_bid}"
-    if rules.doubled_bids:
-        words += f", doubled {rules.min_bid}x2 to {rules.highest_bid}x2"
-    if rules.moon_bids:
-        words += ", or " + ", ".join(moon.key for moon in rules.moon_bids)
-    return words
+    return bid_words(rules).message
 
 
-__all__ = ["Contract", "all_bids", "contract", "describe_bids"]
+__all__ = ["Contract", "all_bids", "bid_words", "contract", "describe_bids"]

@@ -39,11 +39,8 @@ class RunningGame:
     def play(self, record: HandRecord) -> None:
         number = len(self.hands) + 1
         if self.won_by is not None:
-            ended = "drawn" if self.won_by == "draw" else "won"
-            raise RuleError(
-                f"the game was {ended} on hand {len(self.hands)}; no hand can follow it",
-                hand=number,
-            )
+            code = "game_drawn_before" if self.won_by == "draw" else "game_won_before"
+            raise RuleError(code, {"number": len(self.hands)}, hand=number)
         try:
             result = self._hand(number, record)
         except RuleError as error:
@@ -53,19 +50,17 @@ class RunningGame:
     def _hand(self, number: int, record: HandRecord) -> HandResult:
         seating = self.seating
         if record.dealer is not None and seating.player(record.dealer) != self.dealer:
-            raise RuleError(
-                f"{self.dealer} deals this hand by the rotation, not {record.dealer}",
-                field="dealer",
-            )
+            params = {"dealer": self.dealer, "given": record.dealer}
+            raise RuleError("dealer_rotation", params, field="dealer")
         dealer = self.dealer
         unchanged = dict(self.scores)
         if record.misdeal:
-            _refuse_entries(record, "a misdeal has no bids, points or revokes")
+            _refuse_entries(record, "misdeal_entries")
             self.dealer = self.next_dealer()  # seed 000: the misdealer loses the deal
             return HandResult(number, dealer, "misdeal", scores=unchanged)
         pitcher, bid = self._contract(record)
         if pitcher is None:
-            _refuse_entries(record, "everybody passed, so nothing was played: no points or revokes")
+            _refuse_entries(record, "passed_entries")
             if self.rules.redeal_passes_deal:
                 self.dealer = self.next_dealer()  # seed 004, Connecticut: the deal moves on
             return HandResult(number, dealer, "redeal", scores=unchanged)
@@ -78,54 +73,44 @@ class RunningGame:
         forced = self._forced(record)
         if not rules.bidding:
             if record.auction is not None or record.bid is not None:
-                raise RuleError("this game has no bidding: the eldest hand pitches", field="bid")
+                raise RuleError("no_bidding", {}, field="bid")
             eldest = eldest_of(seating, self.dealer)
             if record.pitcher is not None and seating.player(record.pitcher) != eldest:
-                raise RuleError(
-                    f"without bidding {eldest}, left of the dealer, pitches", field="pitcher"
-                )
+                raise RuleError("eldest_pitches", {"eldest": eldest}, field="pitcher")
             return eldest, None
         if record.auction is not None:
             pitcher, bid = check_auction(
                 rules, seating, self.dealer, record.auction, self.scores, forced
             )
             if record.pitcher is not None and pitcher is None:
-                raise RuleError("everybody passed, so nobody pitched", field="pitcher")
+                raise RuleError("nobody_pitched", {}, field="pitcher")
             if record.pitcher is not None and seating.player(record.pitcher) != pitcher:
-                raise RuleError(f"the auction was won by {pitcher}", field="pitcher")
+                raise RuleError("auction_won_by", {"pitcher": pitcher}, field="pitcher")
             if record.bid is not None and record.bid != bid:
-                raise RuleError(f"the auction was won with {bid}", field="bid")
+                raise RuleError("auction_won_with", {"bid": bid}, field="bid")
             return pitcher, bid
         if record.pitcher is None or record.bid is None:
-            raise RuleError("give the pitcher and the bid, or the whole auction", field="pitcher")
+            raise RuleError("contract_missing", {}, field="pitcher")
         pitcher = seating.player(record.pitcher)
         offer = bid_contract(rules, seating, pitcher, record.bid, self.scores)
         if forced and rules.forced_bid is not None and offer.below(rules.forced_bid):
-            raise RuleError(
-                f"{forced[0]}'s hand forced a bid of at least {rules.forced_bid}, "
-                f"so the auction cannot have been won with {record.bid}",
-                field="bid",
-            )
+            params = {"player": forced[0], "least": rules.forced_bid, "bid": record.bid}
+            raise RuleError("forced_bid_low", params, field="bid")
         return pitcher, record.bid
 
     def _forced(self, record: HandRecord) -> tuple[str, ...]:
         if record.forced and self.rules.forced_bid is None:
-            raise RuleError("in this game no hand forces a bid", field="forced")
+            raise RuleError("no_forced", {}, field="forced")
         return tuple(dict.fromkeys(self.seating.player(name) for name in record.forced))
 
     def _partner(self, record: HandRecord, pitcher: str) -> str | None:
         if record.partner is None:
             return None
         if not self.rules.called_partner:
-            raise RuleError(
-                "only a game where the pitcher calls a partner names one", field="partner"
-            )
+            raise RuleError("no_partner", {}, field="partner")
         partner = self.seating.player(record.partner)
         if partner == pitcher:
-            raise RuleError(
-                f"{pitcher} pitched; leave the partner out when {pitcher} held the called card",
-                field="partner",
-            )
+            raise RuleError("partner_is_pitcher", {"pitcher": pitcher}, field="partner")
         return partner
 
     def _score(self, number: int, record: HandRecord, pitcher: str, bid: Bid | None) -> HandResult:
@@ -244,13 +229,13 @@ def _best(scores: Mapping[str, int], sides: Sequence[str]) -> str:
     return max(sides, key=lambda side: scores[side])
 
 
-def _refuse_entries(record: HandRecord, message: str) -> None:
+def _refuse_entries(record: HandRecord, code: str) -> None:
     if record.points or record.revoked or record.all_tricks or record.partner:
-        raise RuleError(message, field="points")
+        raise RuleError(code, {}, field="points")
     if record.misdeal and (
         record.auction or record.pitcher or record.bid is not None or record.forced
     ):
-        raise RuleError(message, field="misdeal")
+        raise RuleError(code, {}, field="misdeal")
 
 
 def _target_reaches(

@@ -19,22 +19,18 @@ def points_taken(
 ) -> tuple[dict[str, Taken], dict[str, dict[str, int]]]:
     """Who took each category, and each side's points per category."""
     if not isinstance(points, Mapping):
-        raise RuleError("points must map each category to who took it", field="points")
+        raise RuleError("points_not_map", {}, field="points")
     unknown = set(points) - {c.key for c in rules.categories}
     if unknown:
-        known = ", ".join(c.key for c in rules.categories)
-        raise RuleError(
-            f"unknown point {', '.join(sorted(map(str, unknown)))}; this game scores {known}",
-            field="points",
-        )
+        known = tuple(c.key for c in rules.categories)
+        params = {"unknown": tuple(sorted(map(str, unknown))), "known": known}
+        raise RuleError("point_unknown", params, field="points")
     went_to: dict[str, Taken] = {}
     by_category: dict[str, dict[str, int]] = {}
     for category in rules.categories:
         if category.key not in points:
-            raise RuleError(
-                f"say who took {category.label}" + ("" if category.required else " (or nobody)"),
-                field=f"points.{category.key}",
-            )
+            code = "point_missing" if category.required else "point_missing_optional"
+            raise RuleError(code, {"point": category.label}, field=f"points.{category.key}")
         went_to[category.key], by_category[category.key] = _one_category(
             category, seating, points[category.key]
         )
@@ -46,37 +42,36 @@ def _one_category(category: Category, seating: Seating, entry: Any) -> tuple[Tak
     if category.kind == "one":
         if entry is None:
             if category.required:
-                raise RuleError(
-                    f"{category.label} always goes to somebody in a played hand", field=where
-                )
+                raise RuleError("point_required", {"point": category.label}, field=where)
             return None, {}
         try:
             side = seating.side_of(entry)
         except RuleError as error:
-            raise RuleError(f"{category.label}: {error.message}", field=where) from None
+            raise _refused(category, error) from None
         return side, {side: category.value}
     if not isinstance(entry, Mapping):
-        raise RuleError(f"{category.label} is counted: give how many each side took", field=where)
+        raise RuleError("point_counted", {"point": category.label}, field=where)
     counts: dict[str, int] = {}
     for name, count in entry.items():
         try:
             side = seating.side_of(name)
         except RuleError as error:
-            raise RuleError(f"{category.label}: {error.message}", field=where) from None
+            raise _refused(category, error) from None
         if not isinstance(count, int) or isinstance(count, bool) or count < 0:
-            raise RuleError(
-                f"{category.label}: {name} took {count!r}; give a whole number from 0",
-                field=where,
-            )
+            params = {"point": category.label, "name": name, "count": count}
+            raise RuleError("point_count_bad", params, field=where)
         counts[side] = counts.get(side, 0) + count
     if category.max_count is not None and sum(counts.values()) > category.max_count:
-        raise RuleError(
-            f"{category.label}: {sum(counts.values())} taken, but there are only "
-            f"{category.max_count}",
-            field=where,
-        )
+        params = {"point": category.label, "taken": sum(counts.values())}
+        raise RuleError("point_too_many", {**params, "most": category.max_count}, field=where)
     counts = {side: n for side, n in counts.items() if n}
     return counts, {side: n * category.value for side, n in counts.items()}
+
+
+def _refused(category: Category, error: RuleError) -> RuleError:
+    """``error`` about who took ``category``, named as that point's."""
+    params = {"point": category.label, "error": error}
+    return RuleError("point_refused", params, field=f"points.{category.key}")
 
 
 def took_everything(rules: Ruleset, points: Mapping[str, int]) -> bool:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from .errors import gettext_noop
 from .ruleset import (
     FIVE,
     GAME,
@@ -21,7 +22,6 @@ from .ruleset import (
     Group,
     Preset,
     Ruleset,
-    gettext_noop,
 )
 from .variants import VARIANTS
 

@@ -106,19 +106,19 @@ def _pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
 
 def _whole(digits: str) -> int:
     if len(digits.lstrip("-")) > MAX_JSON_DIGITS:
-        raise RuleError(f"a number has more than {MAX_JSON_DIGITS} digits: {digits[:20]}...")
+        raise RuleError("number_digits", {"most": MAX_JSON_DIGITS, "digits": digits[:20]})
     return int(digits)
 
 
 def _constant(name: str) -> Any:
-    raise RuleError(f"{name} is not a number JSON allows")
+    raise RuleError("number_constant", {"name": name})
 
 
 def load_document(text: str) -> Any:
     """JSON data from ``text``, refused (RuleError) past the bounds above, with an object
     that names a key twice (the last one would silently win), or with NaN or Infinity."""
     if len(text) > MAX_JSON_CHARS:
-        raise RuleError(f"the file is larger than {MAX_JSON_CHARS:,} characters")
+        raise RuleError("file_too_large", {"most": f"{MAX_JSON_CHARS:,}"})
     depth = containers = 0
     most = MAX_JSON_FREE_CONTAINERS + len(text) // JSON_CHARS_PER_CONTAINER
     for match in _STRING_OR_BRACKET.finditer(text):
@@ -127,20 +127,14 @@ def load_document(text: str) -> Any:
             where = match.start()
             line = text.count("\n", 0, where) + 1
             column = where - text.rfind("\n", 0, where)
-            raise RuleError(
-                f"not valid JSON: the text that opens at line {line} column {column} "
-                "is never closed"
-            )
+            raise RuleError("text_never_closed", {"line": line, "column": column})
         if bracket in "[{":
             depth += 1
             containers += 1
             if depth > MAX_JSON_DEPTH:
-                raise RuleError(f"the data is nested more than {MAX_JSON_DEPTH} levels deep")
+                raise RuleError("nested_too_deep", {"most": MAX_JSON_DEPTH})
             if containers > most:
-                raise RuleError(
-                    f"the data holds more objects and lists than {JSON_CHARS_PER_CONTAINER} "
-                    "characters each can make: no game record or backup is written so densely"
-                )
+                raise RuleError("too_dense", {"each": JSON_CHARS_PER_CONTAINER})
         elif bracket in "]}":
             depth -= 1
     try:
@@ -148,9 +142,8 @@ def load_document(text: str) -> Any:
             text, object_pairs_hook=_pairs, parse_int=_whole, parse_constant=_constant
         )
     except json.JSONDecodeError as error:
-        raise RuleError(
-            f"not valid JSON: {error.msg} at line {error.lineno} column {error.colno}"
-        ) from None
+        where = {"problem": error.msg, "line": error.lineno, "column": error.colno}
+        raise RuleError("json_invalid", where) from None
     _refuse_twice(data, ())
     return data
 
@@ -159,7 +152,8 @@ def _refuse_twice(data: Any, path: tuple[str | int, ...]) -> None:
     """Refuse the first object with a key given twice, saying where it is."""
     if isinstance(data, _Twice):
         where = _place(path)
-        raise RuleError(f'{where + ": " if where else ""}"{data.key}" is given twice')
+        code = "key_twice_at" if where else "key_twice"
+        raise RuleError(code, {"where": where, "key": data.key})
     if isinstance(data, dict):
         for key, value in data.items():
             _refuse_twice(value, (*path, key))
@@ -232,49 +226,47 @@ def _is_variation_selector(character: str) -> bool:
     return 0xFE00 <= code <= 0xFE0F or 0xE0100 <= code <= 0xE01EF or 0x180B <= code <= 0x180F
 
 
-def check_name(name: object, what: str) -> str:
-    """``name`` normalised (``normal_name``), or a RuleError saying what is wrong."""
+def check_name(name: object, what: str | RuleError) -> str:
+    """``name`` normalised (``normal_name``), or a RuleError saying what is wrong;
+    ``what`` says whose name it is ("each player"), in words or as a code's."""
     if not isinstance(name, str) or not name.strip():
-        raise RuleError(f"{what} must be a non-empty name")
+        raise RuleError("name_empty", {"what": what})
     hidden = hidden_character(name.strip())
     if hidden is not None:
         # Invisible characters make names that look alike but differ; NUL cannot even
         # be stored by PostgreSQL.
-        raise RuleError(f"{what} contains an invisible or control character ({hidden})")
+        raise RuleError("name_hidden", {"what": what, "hidden": hidden})
     name = normal_name(name)
     if not name:
-        raise RuleError(f"{what} must be a non-empty name")
+        raise RuleError("name_empty", {"what": what})
     if len(name) > MAX_NAME_LENGTH:
-        raise RuleError(f"{what} is longer than {MAX_NAME_LENGTH} characters")
+        raise RuleError("name_too_long", {"what": what, "most": MAX_NAME_LENGTH})
     return name
 
 
 def parse_game(data: Any) -> GameRecord:
     """A game record from its JSON data; the hands are checked by replaying them."""
     if not isinstance(data, Mapping):
-        raise RuleError("a game must be a JSON object")
+        raise RuleError("game_not_object", {})
     if data.get("format") != FORMAT:
-        raise RuleError(f'"format" must be "{FORMAT}"')
+        raise RuleError("format_wrong", {"format": FORMAT})
     unknown = set(data) - GAME_KEYS
     if unknown:
-        raise RuleError(f"unknown field {', '.join(sorted(map(str, unknown)))}")
+        raise RuleError("field_unknown", {"unknown": tuple(sorted(map(str, unknown)))})
     rules = resolve_rules(data.get("rules"))
     players = data.get("players")
     if not isinstance(players, list):
-        raise RuleError('"players" must be a list of names in clockwise seat order')
-    names = tuple(check_name(p, "each player") for p in players)
+        raise RuleError("players_not_list", {})
+    names = tuple(check_name(p, RuleError("each_player", {})) for p in players)
     teams = _parse_teams(data.get("teams"))
     seating = Seating(names, teams)
     seating.check(rules)
     first_dealer = seating.player(_normal_names(data.get("first_dealer", names[0])))
     raw_hands = data.get("hands", [])
     if not isinstance(raw_hands, list):
-        raise RuleError('"hands" must be a list')
+        raise RuleError("hands_not_list", {})
     if len(raw_hands) > MAX_HANDS:
-        raise RuleError(
-            f"a game can have at most {MAX_HANDS} hands (this one has {len(raw_hands)}): "
-            "no real game comes near, and longer ones would make its pages slow"
-        )
+        raise RuleError("too_many_hands", {"most": MAX_HANDS, "count": len(raw_hands)})
     record = GameRecord(rules, seating, first_dealer, parse_hands(raw_hands, rules))
     record.replay()
     return record
@@ -308,15 +300,15 @@ def _parse_teams(raw: Any) -> tuple[Team, ...]:
     if raw is None:
         return ()
     if not isinstance(raw, Mapping):
-        raise RuleError('"teams" must map each team name to its players')
+        raise RuleError("teams_not_map", {})
     teams = []
     for name, members in raw.items():
         if not isinstance(members, list):
-            raise RuleError(f"team {name} must list its players")
+            raise RuleError("team_not_list", {"team": name})
         teams.append(
             Team(
-                check_name(name, "each team"),
-                tuple(check_name(m, f"each player of {name}") for m in members),
+                check_name(name, RuleError("each_team", {})),
+                tuple(check_name(m, RuleError("each_player_of", {"team": name})) for m in members),
             )
         )
     return tuple(teams)
@@ -327,35 +319,32 @@ def parse_hand(raw: Any, rules: Ruleset | None = None) -> HandRecord:
     number or text, for the engine to check; with them, text only where the rules have
     bids written as text ("6x2", "moon")."""
     if not isinstance(raw, Mapping):
-        raise RuleError("a hand must be a JSON object")
+        raise RuleError("hand_not_object", {})
     unknown = set(raw) - HAND_KEYS
     if unknown:
-        raise RuleError(f"unknown field {', '.join(sorted(map(str, unknown)))}")
+        raise RuleError("field_unknown", {"unknown": tuple(sorted(map(str, unknown)))})
     for key in ("misdeal", "all_tricks"):
         if not isinstance(raw.get(key, False), bool):
-            raise RuleError(f'"{key}" must be true or false', field=key)
+            raise RuleError("field_not_bool", {"key": key}, field=key)
     for key in ("pitcher", "dealer", "partner"):
         if key in raw and raw[key] is not None and not isinstance(raw[key], str):
-            raise RuleError(f'"{key}" must be a player\'s name', field=key)
+            raise RuleError("field_not_name", {"key": key}, field=key)
     words = rules is None or rules.word_bids
     bid = raw.get("bid")
     if bid is not None and not _is_bid(bid, words):
-        message = '"bid" must be a whole number'
-        if words:
-            message += ' or a bid written as text, such as "6x2" or "moon"'
-        raise RuleError(message, field="bid")
+        raise RuleError("bid_not_written" if words else "bid_not_whole", {}, field="bid")
     auction = raw.get("auction")
     if auction is not None:
         auction = _parse_auction(auction, words)
     revoked = raw.get("revoked", [])
     if not isinstance(revoked, list) or not all(isinstance(n, str) for n in revoked):
-        raise RuleError('"revoked" must be a list of names', field="revoked")
+        raise RuleError("revoked_not_list", {}, field="revoked")
     forced = raw.get("forced", [])
     if not isinstance(forced, list) or not all(isinstance(n, str) for n in forced):
-        raise RuleError('"forced" must be a list of names', field="forced")
+        raise RuleError("forced_not_list", {}, field="forced")
     points = raw.get("points", {})
     if not isinstance(points, Mapping):
-        raise RuleError('"points" must map each category to who took it', field="points")
+        raise RuleError("points_not_object", {}, field="points")
     return HandRecord(
         misdeal=raw.get("misdeal", False),
         auction=auction,
@@ -377,16 +366,16 @@ def _is_bid(value: Any, words: bool) -> bool:
 
 
 def _parse_auction(raw: Any, words: bool) -> tuple[tuple[str, Bid | None], ...]:
-    message = '"auction" must be a list of [player, bid] pairs, null for a pass'
+    refusal = RuleError("auction_not_pairs", {}, field="auction")
     if not isinstance(raw, list):
-        raise RuleError(message, field="auction")
+        raise refusal
     pairs = []
     for entry in raw:
         if not isinstance(entry, Sequence) or isinstance(entry, str) or len(entry) != 2:
-            raise RuleError(message, field="auction")
+            raise refusal
         name, bid = entry
         if not isinstance(name, str) or not (bid is None or _is_bid(bid, words)):
-            raise RuleError(message, field="auction")
+            raise refusal
         pairs.append((name, bid))
     return tuple(pairs)
 

@@ -14,33 +14,34 @@ from .ruleset import Category, MoonBid, Ruleset
 
 def _entries(name: str, value: Any, build: Callable[[Any, str], Any]) -> tuple[Any, ...]:
     if not isinstance(value, list | tuple):
-        raise RuleError(f"{name} must be a list")
+        raise RuleError("setting_not_list", {"setting": name})
     return tuple(build(item, f"{name}[{index}]") for index, item in enumerate(value))
 
 
 def _object_from(
-    cls: type, data: Any, where: str, shape: str, types: Mapping[str, tuple[type, bool]]
+    cls: type, data: Any, where: str, shape: RuleError, types: Mapping[str, tuple[type, bool]]
 ) -> Any:
     """A Category or MoonBid from its stored form. ``types`` gives each optional
     field's type and whether it may be null."""
     if not isinstance(data, Mapping):
-        raise RuleError(f"{where} must be an object with {shape}")
+        raise RuleError("entry_not_object", {"where": where, "shape": shape})
     unknown = set(data) - {f.name for f in fields(cls)}
     if unknown:
-        raise RuleError(f"{where}: unknown setting {', '.join(sorted(unknown))}")
+        raise RuleError("entry_unknown", {"where": where, "unknown": tuple(sorted(unknown))})
     key = data.get("key")
     if not isinstance(key, str) or not key:
-        raise RuleError(f"{where}: key must be a non-empty text")
+        raise RuleError("entry_key", {"where": where})
     values = {"key": key, "label": data.get("label", key)}
     for name, (kind, nullable) in types.items():
         if name in data:
             if not _is(data[name], kind, allow_none=nullable):
-                raise RuleError(f"{where} ({key}): {name} has the wrong type")
+                raise RuleError("entry_type", {"where": where, "key": key, "setting": name})
             values[name] = data[name]
     try:
         return cls(**values)
     except TypeError:
-        raise RuleError(f"{where} ({key}): give its {shape}") from None
+        params = {"where": where, "key": key, "shape": shape}
+        raise RuleError("entry_incomplete", params) from None
 
 
 def _category_from(data: Any, where: str) -> Category:
@@ -50,7 +51,7 @@ def _category_from(data: Any, where: str) -> Category:
         "required": (bool, False),
         "max_count": (int, True),
     }
-    return _object_from(Category, data, where, "key, label, value and kind", types)
+    return _object_from(Category, data, where, RuleError("shape_category", {}), types)
 
 
 def _moon_bid_from(data: Any, where: str) -> MoonBid:
@@ -61,7 +62,7 @@ def _moon_bid_from(data: Any, where: str) -> MoonBid:
         "allowed_in_hole": (bool, False),
         "allowed_under": (int, True),
     }
-    return _object_from(MoonBid, data, where, "key, label and value", types)
+    return _object_from(MoonBid, data, where, RuleError("shape_moon", {}), types)
 
 
 def _is(value: Any, kind: type, *, allow_none: bool = False) -> bool:
@@ -72,16 +73,8 @@ def _is(value: Any, kind: type, *, allow_none: bool = False) -> bool:
     return isinstance(value, kind)
 
 
-# The settings that may be null, and what null means.
-NULLABLE = {
-    "max_bid": "open-ended",
-    "win_by": "no lead needed",
-    "score_floor": "no floor",
-    "lose_at": "nobody loses by falling",
-    "draw_at": "no draw",
-    "forced_bid": "no hand forces a bid",
-    "steal_up_to": "any bid below max_bid",
-}
+# The settings that may be null; what null means is the refusal "null_<setting>".
+NULLABLE = ("max_bid", "win_by", "score_floor", "lose_at", "draw_at", "forced_bid", "steal_up_to")
 
 
 # Settings that stored rulesets (games, records, backups) may still carry but that no
@@ -102,16 +95,16 @@ def resolve_rules(spec: str | Mapping[str, Any] | None) -> Ruleset:
     if isinstance(spec, str):
         spec = {"preset": spec}
     if not isinstance(spec, Mapping):
-        raise RuleError("rules must be a preset name or an object of settings")
+        raise RuleError("rules_not_spec", {})
     name = spec.get("preset", DEFAULT_PRESET)
     # Checked as text first: a list or an object here is unhashable.
     if not isinstance(name, str) or name not in PRESETS:
-        raise RuleError(f"unknown preset {name!r}; known presets: {', '.join(PRESETS)}")
+        raise RuleError("preset_unknown", {"name": name, "known": tuple(PRESETS)})
     base = PRESETS[name]
     setting_names = {f.name for f in fields(Ruleset)}
     unknown = set(spec) - setting_names - DROPPED_SETTINGS
     if unknown:
-        raise RuleError(f"unknown rule setting {', '.join(sorted(unknown))}")
+        raise RuleError("setting_unknown", {"unknown": tuple(sorted(unknown))})
     overrides: dict[str, Any] = {}
     for f in fields(Ruleset):
         if f.name not in spec or f.name == "preset":
@@ -124,20 +117,21 @@ def resolve_rules(spec: str | Mapping[str, Any] | None) -> Ruleset:
             value = _entries("moon_bids", value, _moon_bid_from)
         elif f.name in ("tiebreak", "anyone_scores"):
             if not isinstance(value, list | tuple) or not all(isinstance(v, str) for v in value):
-                raise RuleError(f"{f.name} must be a list of category keys")
+                raise RuleError("setting_keys", {"setting": f.name})
             value = tuple(value)
         elif f.name in NULLABLE:
             if not _is(value, int, allow_none=True):
-                raise RuleError(f"{f.name} must be a whole number or null ({NULLABLE[f.name]})")
+                meaning = RuleError(f"null_{f.name}", {})
+                raise RuleError("setting_nullable", {"setting": f.name, "meaning": meaning})
         elif not _is(value, type(default)):
-            raise RuleError(f"{f.name} must be {_type_words(default)}")
+            raise RuleError(_type_code(default), {"setting": f.name})
         overrides[f.name] = value
     return replace(base, **overrides)
 
 
-def _type_words(default: Any) -> str:
+def _type_code(default: Any) -> str:
     if isinstance(default, bool):
-        return "true or false"
+        return "setting_bool"
     if isinstance(default, int):
-        return "a whole number"
-    return "a text"
+        return "setting_whole"
+    return "setting_text"

@@ -189,77 +189,71 @@ class Ruleset:
     def __post_init__(self) -> None:
         for name, allowed in CHOICES.items():
             if getattr(self, name) not in allowed:
-                raise RuleError(f"{name} must be one of {', '.join(allowed)}")
+                raise RuleError("setting_choice", {"setting": name, "allowed": tuple(allowed)})
         if not 2 <= self.min_players <= self.max_players <= 7:
-            raise RuleError("players must be between 2 and 7, min_players <= max_players")
-        if self.target < 1:
-            raise RuleError("target must be at least 1")
-        if self.min_bid < 1:
-            raise RuleError("min_bid must be at least 1")
+            raise RuleError("players_range", {})
+        for name in ("target", "min_bid", "forced_min_bid"):
+            if getattr(self, name) < 1:
+                raise RuleError("setting_at_least_1", {"setting": name})
         if self.max_bid is not None and self.max_bid < self.min_bid:
-            raise RuleError("max_bid must not be below min_bid")
+            raise RuleError("max_below_min", {})
         if not self.categories:
-            raise RuleError("categories must not be empty")
+            raise RuleError("no_categories", {})
         keys = [c.key for c in self.categories]
         if len(set(keys)) != len(keys):
-            raise RuleError("category keys must be unique")
+            raise RuleError("category_keys_twice", {})
         for category in self.categories:
             if category.kind not in ("one", "count"):
-                raise RuleError(f"category {category.key}: kind must be one or count")
+                raise RuleError("category_kind", {"key": category.key})
             if category.value < 1:
-                raise RuleError(f"category {category.key}: value must be at least 1")
+                raise RuleError("category_value", {"key": category.key})
         for name in ("tiebreak", "anyone_scores"):
             unknown = set(getattr(self, name)) - set(keys)
             if unknown:
-                raise RuleError(f"{name} names unknown categories: {', '.join(sorted(unknown))}")
+                params = {"setting": name, "unknown": tuple(sorted(unknown))}
+                raise RuleError("unknown_categories", params)
         if self.smudge != "none" and self.max_bid is None:
-            raise RuleError("a smudge is a bid of max_bid, so max_bid must be set")
+            raise RuleError("smudge_needs_max", {})
         for name in (
             "chips_plus",
             "chips_zero_or_minus",
             "chips_per_setback",
             "ante",
             "sweep_chips",
+            "exact_bid_bonus",
         ):
             if getattr(self, name) < 0:
-                raise RuleError(f"{name} must not be negative")
+                raise RuleError("setting_negative", {"setting": name})
         self._check_later_settings()
 
     def _check_later_settings(self) -> None:
         moon_keys = [moon.key for moon in self.moon_bids]
         if len(set(moon_keys)) != len(moon_keys):
-            raise RuleError("moon bid keys must be unique")
+            raise RuleError("moon_keys_twice", {})
         for moon in self.moon_bids:
             if not MOON_KEY.fullmatch(moon.key):
-                raise RuleError(
-                    f"moon bid {moon.key!r}: its key must start with a small letter and hold "
-                    "only small letters, digits, - and _"
-                )
+                raise RuleError("moon_key_form", {"key": moon.key})
             if moon.value < 1:
-                raise RuleError(f"moon bid {moon.key}: value must be at least 1")
+                raise RuleError("moon_value", {"key": moon.key})
         if self.called_partner and self.partnership:
-            raise RuleError("called_partner is for tables without fixed teams (partnership)")
+            raise RuleError("partner_with_teams", {})
         if self.called_partner and self.min_players < 3:
-            raise RuleError("a called partner needs at least 3 players (min_players)")
+            raise RuleError("partner_players", {})
         if self.win_by is not None and self.win_by < 1:
-            raise RuleError("win_by must be at least 1, or null")
-        if self.forced_min_bid < 1:
-            raise RuleError("forced_min_bid must be at least 1")
-        if self.exact_bid_bonus < 0:
-            raise RuleError("exact_bid_bonus must not be negative")
+            raise RuleError("win_by_low", {})
         if self.steal_up_to is not None and self.steal_up_to < self.min_bid:
-            raise RuleError("steal_up_to must be one of the numbered bids, or null")
+            raise RuleError("setting_numbered_bid", {"setting": "steal_up_to"})
         if self.auction_until_one and self.dealer_may_steal:
-            raise RuleError("an auction that goes round until one is left has no steal")
+            raise RuleError("steal_until_one", {})
         if self.forced_bid is not None and not self.min_bid <= self.forced_bid <= self.highest_bid:
-            raise RuleError("forced_bid must be one of the numbered bids, or null")
+            raise RuleError("setting_numbered_bid", {"setting": "forced_bid"})
         # Every score starts at 0, so a floor above it, or a loss or draw at or above
         # it, would be there before the first hand.
         if self.score_floor is not None and self.score_floor > 0:
-            raise RuleError("score_floor must not be above 0")
+            raise RuleError("floor_above_zero", {})
         for name in ("lose_at", "draw_at"):
             if getattr(self, name) is not None and getattr(self, name) >= 0:
-                raise RuleError(f"{name} must be below 0")
+                raise RuleError("setting_below_zero", {"setting": name})
 
     def category(self, key: str) -> Category | None:
         return next((c for c in self.categories if c.key == key), None)
@@ -295,13 +289,6 @@ class Ruleset:
         data["tiebreak"] = list(self.tiebreak)
         data["anyone_scores"] = list(self.anyone_scores)
         return data
-
-
-def gettext_noop(text: str) -> str:
-    """Marks a preset's words for translation where they are written (makemessages
-    collects the calls); the screens translate them when they show them, and the engine
-    itself keeps them in English."""
-    return text
 
 
 @dataclass(frozen=True)

@@ -28,16 +28,16 @@ class Seating:
     def __post_init__(self) -> None:
         names = [*self.players, *(team.name for team in self.teams)]
         if any(not name.strip() for name in names):
-            raise RuleError("every player and team needs a name", field="players")
+            raise RuleError("name_missing", {}, field="players")
         folded = [name.casefold() for name in self.players]
         duplicate = next((n for n in self.players if folded.count(n.casefold()) > 1), None)
         if duplicate:
-            raise RuleError(f"{duplicate} is seated twice; names must differ", field="players")
+            raise RuleError("seated_twice", {"name": duplicate}, field="players")
         team_names = [team.name.casefold() for team in self.teams]
         if len(set(team_names)) != len(team_names):
-            raise RuleError("team names must differ", field="teams")
+            raise RuleError("team_names_same", {}, field="teams")
         if set(team_names) & set(folded):
-            raise RuleError("a team cannot have the name of a player", field="teams")
+            raise RuleError("team_is_player", {}, field="teams")
         by_folded = {name.casefold(): name for name in self.players}
         canonical = tuple(
             Team(t.name, tuple(by_folded.get(m.casefold(), m) for m in t.members))
@@ -62,7 +62,7 @@ class Seating:
             for player in self.players:
                 if player.casefold() == name.strip().casefold():
                     return player
-        raise RuleError(f"{name!r} is not a player at this table")
+        raise RuleError("not_a_player", {"name": name})
 
     def side_of(self, name: object) -> str:
         """The side of a player, or the team itself when ``name`` is a team's name."""
@@ -75,27 +75,20 @@ class Seating:
         except RuleError:
             if not self.teams:
                 raise
-            teams = ", ".join(t.name for t in self.teams)
-            raise RuleError(
-                f"{name!r} is neither a player nor a team ({teams}) at this table"
-            ) from None
+            teams = tuple(t.name for t in self.teams)
+            raise RuleError("not_a_side", {"name": name, "teams": teams}) from None
         return next((t.name for t in self.teams if player in t.members), player)
 
     def check(self, rules: Ruleset) -> None:
         """Refuse a table the rules cannot be played at."""
         count = len(self.players)
         if not rules.min_players <= count <= rules.max_players:
-            raise RuleError(
-                f"{rules.preset} is played by {rules.min_players} to {rules.max_players} "
-                f"players, not {count}",
-                field="players",
-            )
+            params = {"preset": rules.preset, "least": rules.min_players, "count": count}
+            raise RuleError("player_count", {**params, "most": rules.max_players}, field="players")
         if rules.partnership and not self.teams:
-            raise RuleError(f"{rules.preset} is a partnership game: give the teams", field="teams")
+            raise RuleError("needs_teams", {"preset": rules.preset}, field="teams")
         if not rules.partnership and self.teams:
-            raise RuleError(
-                f"{rules.preset} is played each for himself, so there are no teams", field="teams"
-            )
+            raise RuleError("no_teams", {"preset": rules.preset}, field="teams")
         if self.teams:
             self._check_teams()
 
@@ -104,20 +97,15 @@ class Seating:
         for member in members:
             self.player(member)  # names an unknown member
         if sorted(members) != sorted(self.players) or len(self.teams) < 2:
-            raise RuleError(
-                "every player must be in exactly one team, with at least two teams", field="teams"
-            )
+            raise RuleError("team_members", {}, field="teams")
         sizes = {len(team.members) for team in self.teams}
         if len(sizes) != 1 or sizes == {1}:
-            raise RuleError("teams must be of equal size, two or more players each", field="teams")
+            raise RuleError("team_sizes", {}, field="teams")
         # Partners alternate around the table: with k teams, seat i and seat i + k are partners.
         step = len(self.teams)
         for seat, player in enumerate(self.players):
             partner = self.players[(seat + step) % len(self.players)]
             if self.side_of(player) != self.side_of(partner):
                 team = self.side_of(player)
-                raise RuleError(
-                    f"{team}'s players must sit opposite each other, every {step} seats, "
-                    "so that the teams alternate around the table",
-                    field="teams",
-                )
+                params = {"team": team, "step": step}
+                raise RuleError("team_opposite", params, field="teams")

@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
+from .errors import gettext_noop
 from .ruleset import (
     BIG_JOKER,
     FIVE,
@@ -29,7 +30,6 @@ from .ruleset import (
     MoonBid,
     Preset,
     Ruleset,
-    gettext_noop,
 )
 
 

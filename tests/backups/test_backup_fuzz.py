@@ -119,7 +119,7 @@ def clubs(draw: Any, owner: Any) -> Club:
     for game in games:
         created = draw(TIMES)
         finished = created + timedelta(hours=1) if game.finished_at is not None else None
-        Game.objects.filter(pk=game.pk).update(
+        Game.objects.filter(pk=game.pk).update_counted(
             created=created,
             finished_at=finished,
             counts=draw(st.booleans()),

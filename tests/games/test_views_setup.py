@@ -227,7 +227,7 @@ def test_eight_players_are_refused_and_the_new_player_is_not_kept(club, client, 
     more = [Player.objects.create(club=club, name=name) for name in ("Eve", "Fay", "Gus")]
     data = setup_post([*players.values(), *more], new_player="Hal")
 
-    html = refused(start(client, data), "setback is played by 2 to 7 players, not 8")
+    html = refused(start(client, data), "Setback is played by 2 to 7 players, not 8")
 
     assert 'id="players-errors"' in html
     assert not Player.objects.filter(name="Hal").exists()
@@ -255,7 +255,7 @@ def test_the_new_player_as_dealer_needs_a_name(client, players):
 def test_a_partnership_without_teams_is_refused(client, players):
     refused(
         start(client, setup_post(list(players.values()), "partnership")),
-        "partnership is a partnership game: give the teams",
+        "Partnership is a partnership game: give the teams",
     )
 
 

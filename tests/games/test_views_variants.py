@@ -422,7 +422,7 @@ def test_bonanza_moon_is_closed_to_a_side_in_the_hole(client, make_game):
     table.refused(
         HandRecord(pitcher="Dee", bid="moon", points=everything("Them", bonanza)),
         "bid",
-        "Dee cannot bid moon: Them is in the hole",
+        "Dee cannot bid Shoot the moon: Them is in the hole",
     )
 
     state = table.play(HandRecord(pitcher="Cy", bid="moon", points=everything("Us", bonanza)))

@@ -13,7 +13,7 @@ from pitchkeeper.core.limits import PlainIntegerField
 from pitchkeeper.games.forms.auction import PASS, AuctionEntry, auction_size, bid_value
 from pitchkeeper.games.forms.render import ChoicesInPython, pill_tags
 from pitchkeeper.games.replay import GameState
-from pitchkeeper.games.words import NOBODY_WORDS, bid_label, category_label
+from pitchkeeper.games.words import NOBODY_WORDS, bid_label, category_label, refusal_text
 from pitchkeeper.rules import (
     Bid,
     Category,
@@ -296,7 +296,7 @@ class HandForm(AuctionEntry, forms.Form):
 
     def add_rule_error(self, error: RuleError) -> None:
         """Show the engine's message next to the field it is about."""
-        self.add_error(self._field_for(error.field), error.message)
+        self.add_error(self._field_for(error.field), refusal_text(error, self.state.record.rules))
 
     def _field_for(self, rule_field: str | None) -> str | None:
         if rule_field is None:

@@ -32,6 +32,7 @@ from pitchkeeper.games.words import (
     preset_groups,
     preset_label,
     preset_label_lazy,
+    refusal_text,
 )
 from pitchkeeper.rules import DEFAULT_PRESET, PRESETS, RuleError, Ruleset, resolve_rules
 from pitchkeeper.rules.record import MAX_NAME_LENGTH
@@ -421,7 +422,7 @@ class GameForm(forms.Form):
         field = RULE_FIELDS.get(error.field or "")
         if field is None and error.field in self.fields:
             field = error.field
-        self.add_error(field, error.message)
+        self.add_error(field, refusal_text(error, self.rules))
 
     def create(self) -> GameState | None:
         """The new game, or None with the reason added to the form's errors."""

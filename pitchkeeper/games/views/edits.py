@@ -36,6 +36,7 @@ from pitchkeeper.games.views.table import (
     _unreadable,
     fresh_state,
 )
+from pitchkeeper.games.words import refusal_text
 from pitchkeeper.rules import RuleError, resolve_rules
 from pitchkeeper.rules.record import hand_to_data, parse_hand
 
@@ -164,7 +165,7 @@ def hand_remove(request: HttpRequest, pk: int, number: int) -> HttpResponse:
         state = fresh_state(game)
         return _render_game(request, state, _new_hand_form(state), status=409)
     except RuleError as error:
-        messages.error(request, error.message)
+        messages.error(request, refusal_text(error))
     else:
         messages.success(request, _("Hand %(number)s deleted.") % {"number": number})
     return redirect("game", pk=pk)
@@ -222,7 +223,7 @@ def redo(request: HttpRequest, pk: int) -> HttpResponse:
             seen=state,
         )
     except RuleError as error:
-        messages.error(request, error.message)
+        messages.error(request, refusal_text(error))
         return _after(request, game, status=409)
     request.session[_redo_key(game)] = stack[:-1]
     return _after(request, game, state)
@@ -276,7 +277,7 @@ def restore_change(request: HttpRequest, pk: int, change: int) -> HttpResponse:
     try:
         change_restore(game=game, change=found, user=request.user)
     except RuleError as error:
-        messages.error(request, error.message)
+        messages.error(request, refusal_text(error))
         status = 409
     else:
         messages.success(request, _("Hand %(number)d restored.") % {"number": found.number})

@@ -25,6 +25,7 @@ from pitchkeeper.games.hand_list import hand_items
 from pitchkeeper.games.hands import Basis, Conflict, basis_check, hand_record
 from pitchkeeper.games.models import Game
 from pitchkeeper.games.replay import GameState, game_state
+from pitchkeeper.games.words import refusal_text
 from pitchkeeper.rules import (
     PRESETS,
     HandRecord,
@@ -256,7 +257,7 @@ def hand_add(request: HttpRequest, pk: int) -> HttpResponse:
         if action == "save":
             form.add_rule_error(error)
         else:
-            messages.error(request, error.message)
+            messages.error(request, refusal_text(error, state.record.rules))
         return _render_game(request, state, form, status=400)
     return _saved(request, state)
 
