@@ -1,7 +1,9 @@
 """Instant totals: a Save shows the new totals from the phone's engine before the
 server answers, and they are the server's own. A whole game of each preset group is
 entered with taps; after every Save the totals the phone showed at the tap are compared
-with the server's. The time from the tap to the totals is measured (README).
+with the server's. The server's answers are held back a moment, so that "shown before
+the server answered" is no race; how soon they show is measured by
+bench/bench_instant.py, not here.
 
 A refusal (another phone saved that hand first) rolls the screen back to the server's
 truth, keeps the entry and says why.
@@ -10,7 +12,6 @@ truth, keeps the entry and says why.
 from __future__ import annotations
 
 import json
-import statistics
 from pathlib import Path
 from typing import Any
 
@@ -36,8 +37,9 @@ GROUP_GAMES = {
     "nine-five": "nine-five-connecticut",
     "other": "pitch-with-bidding",
 }
-# One frame at 60 Hz.
-FRAME_MS = 1000 / 60
+# How long the server's answer to a Save is held back: longer than the engine ever takes
+# to show totals it has already projected.
+SERVER_DELAY_MS = 400
 # The worker answers in order: once this answer is in, the hand the form shows has been
 # projected, as it has when a thumb moves from the last point to Save (a few ms, where a
 # thumb takes a few hundred).
@@ -104,6 +106,17 @@ def enter(page: Any, hand: dict[str, Any], seating: Seating | None = None) -> st
     return "save"
 
 
+def answer_late(page: Any) -> None:
+    """Hold back the server's answer to every hand saved from ``page``."""
+
+    def late(route: Any) -> None:
+        if route.request.method == "POST":
+            page.wait_for_timeout(SERVER_DELAY_MS)
+        route.continue_()
+
+    page.route("**/games/*/hands/", late)
+
+
 def engine_ready(page: Any) -> None:
     page.wait_for_function(
         "() => window.PitchEngine && PitchEngine.startup !== null", timeout=START_MS
@@ -118,7 +131,7 @@ def test_instant_totals_are_the_servers_on_a_whole_game(page, make_game, group):
     open_game(page, game)
     engine_ready(page)
     page.evaluate(WATCH_SWAPS)
-    to_totals, to_frame, to_server = [], [], []
+    answer_late(page)
     for number, hand in enumerate(record["hands"], start=1):
         action = enter(page, hand, expected.seating)
         page.evaluate(SETTLED)
@@ -133,19 +146,9 @@ def test_instant_totals_are_the_servers_on_a_whole_game(page, make_game, group):
         times = page.evaluate(TIMES)
         assert times["tap"] is not None and times["shown"] < times["swapped"], f"hand {number}"
         assert times["scores"] == server.scores, f"hand {number}"
-        to_totals.append(times["shown"] - times["tap"])
-        to_frame.append(times["frame"] - times["tap"])
-        to_server.append(times["swapped"] - times["tap"])
     won = parse_game(record).replay()
     assert won.winner is not None and server.winner == won.winner
     assert expected.seating.players == tuple(record["players"])
-    print(
-        f"\n{group}: tap to totals written {statistics.median(to_totals):.1f} ms "
-        f"(slowest {max(to_totals):.1f}), to the frame drawing them "
-        f"{statistics.median(to_frame):.1f} ms, to the server's table "
-        f"{statistics.median(to_server):.1f} ms, over {len(to_totals)} saves"
-    )
-    assert statistics.median(to_totals) < FRAME_MS
 
 
 def test_a_refused_save_rolls_back_to_the_servers_totals_and_keeps_the_entry(phone, make_game):
