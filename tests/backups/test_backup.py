@@ -129,13 +129,12 @@ def test_restored_games_keep_their_times_hands_and_state(full_club, user):
     assert Player.objects.get(club=restored, name="Zoë").retired
 
 
-def counts() -> tuple[int, ...]:
-    return (
-        Club.objects.count(),
-        Player.objects.count(),
-        Game.objects.count(),
-        Hand.objects.count(),
-    )
+def counts() -> dict[str, int]:
+    """The rows of every model a backup writes or rebuilds: a refused import leaves each
+    as it was."""
+    from pitchkeeper.backups.services import CARRIED, DERIVED
+
+    return {model.__name__: model.objects.count() for model in (*CARRIED, *DERIVED)}
 
 
 def broken(full_club, change) -> dict:
@@ -459,8 +458,10 @@ def test_a_version_1_file_still_restores(full_club, user):
         del player["created"]
     assert again["games"] == expected["games"] and again["players"] == expected["players"]
     old["games"][0]["finished_at"] = None
+    before = counts()
     with pytest.raises(RuleError, match="game 1: unknown field finished_at"):
         club_import(data=old, owner=user)
+    assert counts() == before
 
 
 BAD_2 = {
@@ -537,5 +538,7 @@ def test_a_partnership_game_backed_up_before_the_steal_limit_restores(club, user
     [stored] = restored.games.all()
     assert stored.hands.get().pitcher.name == "Ann"
     game["record"]["rules"]["steal_up_to"] = 3
+    before = counts()
     with pytest.raises(RuleError, match="Ann cannot take Bob's 4: a bid of 4 cannot be taken"):
         club_import(data=data, owner=user)
+    assert counts() == before
