@@ -61,7 +61,7 @@ def project_json(record_text: str, extra_text: str) -> str:
         return json.dumps({"error": str(error)})
 
 
-def form_hand(
+def project_form(
     document: Mapping[str, Any],
     extra: Sequence[Any],
     fields: Mapping[str, Sequence[str]],
@@ -69,31 +69,40 @@ def form_hand(
 ) -> dict[str, Any]:
     """The hand the entry form's posted ``fields`` ({name: [values]}) and its button
     ``action`` describe (``entry.hand_from_fields``), as the hand after those of the
-    game ``document`` and ``extra``, in the record format. Raises RuleError for an entry
-    the form refuses, or for any hand once the game is over."""
-    return _form_hand(json.dumps(document), extra, fields, action)
+    game ``document`` and ``extra``: ``hand``, in the record format, and with it either
+    ``result``, what ``project`` gives with that hand played too, or ``refused``, the
+    engine's words for why it cannot be played. Raises RuleError for an entry the form
+    refuses, or for any hand once the game is over."""
+    return _project_form(json.dumps(document), extra, fields, action)
 
 
-def form_hand_json(record_text: str, extra_text: str, fields_text: str, action: str) -> str:
-    """``form_hand`` from and to JSON text: ``{"hand": hand}``, or ``{"error": message}``."""
+def project_form_json(record_text: str, extra_text: str, fields_text: str, action: str) -> str:
+    """``project_form`` from and to JSON text; an entry refused is ``{"error": message}``."""
     try:
         fields = json.loads(fields_text)
-        return json.dumps({"hand": _form_hand(record_text, json.loads(extra_text), fields, action)})
+        extra = json.loads(extra_text)
+        return json.dumps(_project_form(record_text, extra, fields, action))
     except RuleError as error:
         return json.dumps({"error": str(error)})
 
 
-def _form_hand(
+def _project_form(
     record_text: str, extra: Sequence[Any], fields: Mapping[str, Sequence[str]], action: str
 ) -> dict[str, Any]:
     record, result = _played(record_text, extra)
     if result.dealer is None:
         # Nobody deals after the winning hand: the engine refuses any hand, in its words.
         play_on(record.rules, record.seating, result, (HandRecord(misdeal=True),))
-    hand = hand_from_fields(
-        fields, rules=record.rules, seating=record.seating, dealer=result.dealer, action=action
+    hand = hand_to_data(
+        hand_from_fields(
+            fields, rules=record.rules, seating=record.seating, dealer=result.dealer, action=action
+        )
     )
-    return hand_to_data(hand)
+    # Played as the record format reads it, as a hand kept offline is played later.
+    try:
+        return {"hand": hand, "result": _projected(record_text, [*extra, hand])}
+    except RuleError as error:
+        return {"hand": hand, "refused": str(error)}
 
 
 def _played(record_text: str, extra: Sequence[Any]) -> tuple[GameRecord, GameResult]:

@@ -1,6 +1,6 @@
 """The hand-entry form's posted fields read into a hand record (pitchkeeper.rules.entry),
 every kind of entry and every malformed one, and through the phone's entry point
-(projection.form_hand), JSON in and out."""
+(projection.project_form), JSON in and out."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import pytest
 
 from pitchkeeper.rules import PRESETS, HandRecord, RuleError, Seating, Team
 from pitchkeeper.rules.entry import auction_size, hand_from_fields
-from pitchkeeper.rules.projection import form_hand, form_hand_json
+from pitchkeeper.rules.projection import project, project_form, project_form_json
 from tests.conftest import example_record
 
 FOUR = Seating(("Ann", "Bob", "Cy", "Dee"))
@@ -261,36 +261,44 @@ def test_the_auction_fields_read_are_the_forms():
     assert auction_size(rounds, 4, ["auction_999"]) == 200
 
 
-def test_the_phones_entry_point_reads_the_hand_after_the_queued_ones():
+def test_the_phones_entry_point_reads_the_hand_after_the_queued_ones_and_plays_it():
     record = example_record(hands=[])
     queued = [{"misdeal": True}]  # Ann dealt it; Bob deals next, Cy bids first
 
-    hand = form_hand(record, queued, {"auction_0": ["2"], "auction_1": ["pass"]} | {
+    answer = project_form(record, queued, {"auction_0": ["2"], "auction_1": ["pass"]} | {
         "auction_2": ["pass"], "auction_3": ["pass"], **SETBACK_POINTS
     })  # fmt: skip
 
-    assert hand == {
-        "auction": [["Cy", 2], ["Dee", None], ["Ann", None], ["Bob", None]],
-        "points": TAKEN,
-    }
-    assert form_hand(record, queued, {}, "passed")["auction"][0] == ["Cy", None]
+    hand = {"auction": [["Cy", 2], ["Dee", None], ["Ann", None], ["Bob", None]], "points": TAKEN}
+    assert answer == {"hand": hand, "result": project(record, [*queued, hand])}
+    assert answer["result"]["scores"] == {"Ann": 0, "Bob": 2, "Cy": -2, "Dee": 0}
+    passed = project_form(record, queued, {}, "passed")["hand"]
+    assert passed["auction"][0] == ["Cy", None]
 
 
 def test_the_phones_entry_point_answers_json_and_refuses_in_words():
     text = json.dumps(example_record(hands=[]))
     fields = {"contract": ["Bob:3"], **SETBACK_POINTS}
+    # Cy's 2 after Bob's: each bid must be higher, which the rules say when it is played.
+    unplayable = {**SETBACK_POINTS} | {
+        f"auction_{i}": [bid] for i, bid in enumerate(["2", "2", "pass", "pass"])
+    }
 
-    answer = json.loads(form_hand_json(text, "[]", json.dumps(fields), "save"))
-    refused = json.loads(form_hand_json(text, "[]", json.dumps({"contract": ["Bob:3"]}), "save"))
+    answer = json.loads(project_form_json(text, "[]", json.dumps(fields), "save"))
+    refused = json.loads(project_form_json(text, "[]", json.dumps({"contract": ["Bob:3"]}), "save"))
+    unplayed = json.loads(project_form_json(text, "[]", json.dumps(unplayable), "save"))
 
-    assert answer == {"hand": {"pitcher": "Bob", "bid": 3, "points": TAKEN}}
+    assert answer["hand"] == {"pitcher": "Bob", "bid": 3, "points": TAKEN}
+    assert answer["result"]["scores"] == {"Ann": 0, "Bob": -3, "Cy": 1, "Dee": 0}
     assert refused == {"error": "Say who took High."}
+    assert unplayed["hand"]["auction"][:2] == [["Bob", 2], ["Cy", 2]]
+    assert unplayed["refused"].startswith("hand 1: ") and "result" not in unplayed
 
 
 def test_after_the_winning_hand_the_phone_reads_no_hand():
     record = example_record(rules={"preset": "setback", "target": 1}, hands=[])
     won = {"pitcher": "Bob", "bid": 2, "points": TAKEN}
 
-    answer = json.loads(form_hand_json(json.dumps(record), json.dumps([won]), "{}", "misdeal"))
+    answer = json.loads(project_form_json(json.dumps(record), json.dumps([won]), "{}", "misdeal"))
 
     assert answer == {"error": "hand 2: the game was won on hand 1; no hand can follow it"}
