@@ -95,6 +95,17 @@ REFUSALS: dict[str, str] = {
     "partner_is_pitcher": gettext_noop(
         "%(pitcher)s pitched; leave the partner out when %(pitcher)s held the called card"
     ),
+    # The hand-entry form's fields (entry.py); the words the form has always shown.
+    "entry_contract": gettext_noop("Choose the pitcher and the bid, or record the whole auction."),
+    "entry_point": gettext_noop("Say who took %(point)s."),
+    "entry_partner": gettext_noop(
+        "Say who held the called card, or that the pitcher played alone."
+    ),
+    "entry_auction_over": gettext_noop(
+        "The auction was over before this entry: all but one had passed."
+    ),
+    "entry_no_bid": gettext_noop("%(name)s has no bid or pass yet"),
+    "entry_not_offered": gettext_noop("%(field)s: %(value)s is not among the choices offered"),
     # The points (points.py).
     "points_not_map": gettext_noop("points must map each category to who took it"),
     "point_unknown": gettext_noop("unknown point %(unknown)s; this game scores %(known)s"),

@@ -1,6 +1,7 @@
-"""A game's result for its record with some hands more: the one entry point the phone
-calls when it runs this package in the browser (see docs/offline.md), so the totals it
-shows are this engine's, computed exactly as the server computes them.
+"""A game's result for its record with some hands more, and the hand an entry form
+describes after them: the entry points the phone calls when it runs this package in the
+browser (see docs/offline.md), so the hands it reads and the totals it shows are this
+engine's, worked out exactly as the server works them out.
 
 Text in, text out: the browser passes JSON and gets JSON back, so nothing of the
 runtime's object conversions can change a number on the way.
@@ -15,9 +16,17 @@ from dataclasses import dataclass
 from typing import Any
 
 from .engine import play_on
+from .entry import hand_from_fields
 from .errors import RuleError
-from .record import MAX_HANDS, GameRecord, parse_game, parse_hands, result_to_data
-from .results import GameResult
+from .record import (
+    MAX_HANDS,
+    GameRecord,
+    hand_to_data,
+    parse_game,
+    parse_hands,
+    result_to_data,
+)
+from .results import GameResult, HandRecord
 
 # The records replayed lately, by their text. In the browser a replay costs about 15 ms
 # a hand, so a Save plays one hand on from the record the page holds, and the record
@@ -52,12 +61,61 @@ def project_json(record_text: str, extra_text: str) -> str:
         return json.dumps({"error": str(error)})
 
 
-def _projected(record_text: str, extra: Sequence[Any]) -> dict[str, Any]:
+def project_form(
+    document: Mapping[str, Any],
+    extra: Sequence[Any],
+    fields: Mapping[str, Sequence[str]],
+    action: str = "save",
+) -> dict[str, Any]:
+    """The hand the entry form's posted ``fields`` ({name: [values]}) and its button
+    ``action`` describe (``entry.hand_from_fields``), as the hand after those of the
+    game ``document`` and ``extra``: ``hand``, in the record format, and with it either
+    ``result``, what ``project`` gives with that hand played too, or ``refused``, the
+    engine's words for why it cannot be played. Raises RuleError for an entry the form
+    refuses, or for any hand once the game is over."""
+    return _project_form(json.dumps(document), extra, fields, action)
+
+
+def project_form_json(record_text: str, extra_text: str, fields_text: str, action: str) -> str:
+    """``project_form`` from and to JSON text; an entry refused is ``{"error": message}``."""
+    try:
+        fields = json.loads(fields_text)
+        extra = json.loads(extra_text)
+        return json.dumps(_project_form(record_text, extra, fields, action))
+    except RuleError as error:
+        return json.dumps({"error": str(error)})
+
+
+def _project_form(
+    record_text: str, extra: Sequence[Any], fields: Mapping[str, Sequence[str]], action: str
+) -> dict[str, Any]:
+    record, result = _played(record_text, extra)
+    if result.dealer is None:
+        # Nobody deals after the winning hand: the engine refuses any hand, in its words.
+        play_on(record.rules, record.seating, result, (HandRecord(misdeal=True),))
+    hand = hand_to_data(
+        hand_from_fields(
+            fields, rules=record.rules, seating=record.seating, dealer=result.dealer, action=action
+        )
+    )
+    # Played as the record format reads it, as a hand kept offline is played later.
+    try:
+        return {"hand": hand, "result": _projected(record_text, [*extra, hand])}
+    except RuleError as error:
+        return {"hand": hand, "refused": str(error)}
+
+
+def _played(record_text: str, extra: Sequence[Any]) -> tuple[GameRecord, GameResult]:
     replayed = _replayed(record_text)
     record, result = replayed.record, replayed.result
     hands = parse_hands(extra, record.rules, first=len(record.hands) + 1)
     if hands:
         result = play_on(record.rules, record.seating, result, hands)
+    return record, result
+
+
+def _projected(record_text: str, extra: Sequence[Any]) -> dict[str, Any]:
+    _record, result = _played(record_text, extra)
     data = result_to_data(result)
     data["in_hole"] = [side for side in result.sides if result.in_hole(side)]
     return data

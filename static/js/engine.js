@@ -34,7 +34,8 @@
           }
           const out = JSON.parse(message.out);
           if (out.error !== undefined) {
-            fail(new Error(out.error));
+            // The engine's refusal, as against its failing to answer.
+            fail(Object.assign(new Error(out.error), { refused: true }));
           } else {
             done(out);
           }
@@ -52,17 +53,37 @@
     return element ? element.textContent : null;
   }
 
-  function bidValue(text) {
-    return /^\d+$/.test(text) ? Number(text) : text;
+  // The form's fields as it would post them (or as a body kept posts them), {name:
+  // [values]}: what they mean is the rules' to read (pitchkeeper/rules/entry.py), here as
+  // on the server.
+  function formFields(form) {
+    const fields = {};
+    for (const [name, value] of form instanceof HTMLFormElement ? new FormData(form) : form) {
+      (fields[name] ||= []).push(String(value));
+    }
+    return fields;
   }
 
-  function fieldNames(form) {
-    return new Set(Array.from(form.elements, (element) => element.name).filter(Boolean));
+  async function ask(message) {
+    await PitchEngine.ready();
+    asked += 1;
+    const id = asked;
+    return new Promise((resolve, reject) => {
+      waiting.set(id, [resolve, reject]);
+      worker.postMessage({ id, ...message });
+    });
   }
 
-  // The sides in the order of the form's count fields: the scoreboard's.
-  function sides() {
-    return Array.from(document.querySelectorAll(".scoreboard [data-side]"), (li) => li.dataset.side);
+  // The hand the form's fields describe after the record's hands and ``hands``, with
+  // the totals it makes or the engine's refusal to play it: {hand, result} or
+  // {hand, refused}. Rejects, the error marked ``refused``, for an entry the form refuses.
+  function readHand(record, hands, fields, action) {
+    return ask({
+      record: recordText(record),
+      extra: JSON.stringify(hands),
+      fields: JSON.stringify(fields),
+      action,
+    });
   }
 
   const PitchEngine = {
@@ -86,85 +107,16 @@
       return starting;
     },
 
-    async project(record, extraHands) {
-      await PitchEngine.ready();
-      asked += 1;
-      const id = asked;
-      return new Promise((resolve, reject) => {
-        waiting.set(id, [resolve, reject]);
-        worker.postMessage({ id, record: recordText(record), extra: JSON.stringify(extraHands || []) });
-      });
+    project(record, extraHands) {
+      return ask({ record: recordText(record), extra: JSON.stringify(extraHands || []) });
     },
 
-    // The form's hand in the record format; throws for an entry the form refuses,
-    // null where only the server can tell (a whole auction, "All passed").
-    handFromForm(form, record, action = "save") {
-      if (action === "misdeal") {
-        return { misdeal: true };
-      }
-      if (action !== "save") {
-        return null;
-      }
-      const data = new FormData(form);
-      const names = fieldNames(form);
-      if ([...names].some((name) => name.startsWith("auction_") && data.get(name))) {
-        return null;
-      }
-      const hand = {};
-      if (names.has("contract") || names.has("pitcher")) {
-        let pitcher = data.get("pitcher");
-        let bid = data.get("bid");
-        const contract = data.get("contract");
-        if (contract) {
-          const colon = contract.lastIndexOf(":");
-          pitcher = contract.slice(0, colon);
-          bid = contract.slice(colon + 1);
-        }
-        if (!pitcher || !bid) {
-          throw new Error("no pitcher and bid");
-        }
-        hand.pitcher = pitcher;
-        hand.bid = bidValue(bid);
-      }
-      if (names.has("partner")) {
-        const partner = data.get("partner");
-        if (!partner) {
-          throw new Error("no partner");
-        }
-        if (partner !== "alone") {
-          hand.partner = partner;
-        }
-      }
-      const points = {};
-      const order = sides();
-      for (const name of names) {
-        const count = /^count_(.+)_(\d+)$/.exec(name);
-        if (name.startsWith("point_")) {
-          const value = data.get(name);
-          if (!value) {
-            throw new Error(`no ${name}`);
-          }
-          points[name.slice(6)] = value === "nobody" ? null : value;
-        } else if (count) {
-          const text = String(data.get(name) || "0").trim() || "0";
-          if (!/^\d+$/.test(text)) {
-            throw new Error(`bad ${name}`);
-          }
-          points[count[1]] = points[count[1]] || {};
-          points[count[1]][order[Number(count[2])]] = Number(text);
-        }
-      }
-      hand.points = points;
-      for (const list of ["revoked", "forced"]) {
-        const chosen = data.getAll(list);
-        if (chosen.length) {
-          hand[list] = chosen;
-        }
-      }
-      if (data.get("all_tricks")) {
-        hand.all_tricks = true;
-      }
-      return hand;
+    // The hand the form describes (``action``: the button pressed) after the page's
+    // record and ``hands`` (those waiting to be sent), in the record format. ``form``:
+    // the form, or the fields it posted (URLSearchParams, FormData).
+    async handFromForm(form, hands = [], action = "save") {
+      const answer = await readHand(pageRecord(), hands, formFields(form), action);
+      return answer.hand;
     },
 
     // The totals on the scoreboard, marked as the phone's own while hands are pending.
@@ -203,15 +155,24 @@
     return target && target.closest && target.closest("form#entry");
   }
 
+  // What a Save of the form would send, keyed so that a guess made for the same
+  // fields is found without asking the engine again.
   function guessFor(form, action) {
     const record = pageRecord();
-    let hand;
-    try {
-      hand = PitchEngine.handFromForm(form, record, action);
-    } catch {
+    if (!record) {
       return null;
     }
-    return hand && { record, key: record + JSON.stringify(hand), hand };
+    const fields = formFields(form);
+    return { record, fields, action, key: `${action}\n${JSON.stringify(fields)}\n${record}` };
+  }
+
+  // One question to the worker: the hand read and played at once.
+  async function totalsFor(wanted) {
+    const answer = await readHand(wanted.record, [], wanted.fields, wanted.action);
+    if (answer.refused !== undefined) {
+      throw new Error(answer.refused);
+    }
+    return answer.result;
   }
 
   function project(form, action) {
@@ -223,7 +184,8 @@
       return;
     }
     guess = wanted;
-    PitchEngine.project(wanted.record, [wanted.hand]).then(
+    wanted.answer = totalsFor(wanted);
+    wanted.answer.then(
       (result) => {
         if (guess === wanted) {
           wanted.result = result;
@@ -275,9 +237,16 @@
         show(current, guess.result);
         return;
       }
-      PitchEngine.project(wanted.record, [wanted.hand]).then(
+      // The guess still being worked out is waited for, not asked again.
+      const answer = guess && guess.key === wanted.key ? guess.answer : totalsFor(wanted);
+      answer.then(
         (result) => show(current, result),
-        () => {},
+        () => {
+          // An entry refused, by the form or the rules: the server says so, with no total.
+          if (instant === current) {
+            instant = null;
+          }
+        },
       );
     },
     true,

@@ -192,14 +192,18 @@
 
   async function showLocalTotals() {
     local = null;
-    const hands = queue.filter((entry) => entry.state === "waiting").map((entry) => entry.hand);
+    const count = queue.filter((entry) => entry.state === "waiting").length;
     const record = gameRecord();
-    if (!record || hands.includes(null) || !(hands.length || projected)) {
+    if (!record || !(count || projected)) {
       return;
     }
     try {
       const pitch = await engine();
       await pitch.ready();
+      const hands = await waitingHands(pitch);
+      if (!hands) {
+        return;
+      }
       // With none waiting (the last one discarded), the server's own totals again.
       const result = await pitch.project(record, hands);
       pitch.showTotals(result, { pending: hands.length });
@@ -220,19 +224,50 @@
     return window.loadPitchEngine ? window.loadPitchEngine() : Promise.reject(new Error("no engine"));
   }
 
-  // The hand a form describes, for the engine's totals: null where it cannot tell (the
-  // server then decides); throws for an entry the server would refuse as incomplete.
+  // The waiting hands as the engine reads them, in order; null when one cannot be read
+  // (the server then decides). A hand kept before the engine had started (undefined) is
+  // read now from the body kept, and remembered until the queue is read again.
+  async function waitingHands(pitch) {
+    const hands = [];
+    for (const entry of queue.filter((each) => each.state === "waiting")) {
+      if (entry.hand === undefined) {
+        const fields = new URLSearchParams(entry.body);
+        const action = fields.get("action") || "save";
+        entry.hand = await pitch.handFromForm(fields, hands, action).catch(() => null);
+      }
+      if (entry.hand === null) {
+        return null;
+      }
+      hands.push(entry.hand);
+    }
+    return hands;
+  }
+
+  // The hand a form describes, after the waiting ones, for the engine's totals: null
+  // where it cannot tell (no engine, or a waiting hand it could not read: the server
+  // then decides); undefined while the engine is starting, so that a save is kept at
+  // once and read later from its body; throws for an entry the server would refuse as
+  // incomplete.
   async function handOf(form, action) {
-    const record = gameRecord();
-    const pitch = record && (await engine().catch(() => null));
+    const pitch = gameRecord() && (await engine().catch(() => null));
     if (!pitch) {
       return null;
     }
-    const earlier = queue.filter((entry) => entry.state === "waiting").map((entry) => entry.hand);
-    if (earlier.includes(null)) {
+    if (pitch.startup === null) {
+      return undefined;
+    }
+    const earlier = await waitingHands(pitch);
+    if (!earlier) {
       return null;
     }
-    return pitch.handFromForm(form, { ...record, hands: [...record.hands, ...earlier] }, action);
+    try {
+      return await pitch.handFromForm(form, earlier, action);
+    } catch (error) {
+      if (error.refused) {
+        throw error;
+      }
+      return null;
+    }
   }
 
   // The conflicted entry put back in the form (after a reload the server's answer that
@@ -277,7 +312,7 @@
     return value ? Number(value) : null;
   }
 
-  async function keep(url, body, hand = null) {
+  async function keep(url, body, hand) {
     const fields = new URLSearchParams(body);
     const entry = {
       game,
@@ -316,7 +351,7 @@
   async function keepSubmitted(form, submitter) {
     const data = new FormData(form, submitter);
     const head = queue[0];
-    let hand = null;
+    let hand;
     try {
       hand = await handOf(form, data.get("action") || "save");
     } catch {

@@ -11,10 +11,10 @@ import re
 import pytest
 from django.urls import reverse
 
-from pitchkeeper.games.forms.auction import AUCTION_ROUNDS, MOST_AUCTION_FIELDS
 from pitchkeeper.games.models import Hand
 from pitchkeeper.games.replay import game_state
 from pitchkeeper.rules import HandRecord
+from pitchkeeper.rules.entry import AUCTION_ROUNDS, MOST_AUCTION_FIELDS
 from tests.conftest import entry_basis
 from tests.games.test_views_variants import HTMX, Table, everything, new_game, post_for
 

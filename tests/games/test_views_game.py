@@ -193,6 +193,17 @@ def test_all_passed_under_dealer_forced_is_refused(client, make_game):
     assert not Hand.objects.exists()
 
 
+def test_a_button_the_form_does_not_have_saves_nothing(client, game):
+    response = client.post(
+        reverse("hand_add", args=[game.pk]),
+        {**entry_basis(game.pk), **hand_post(), "action": "redeal"},
+    )
+
+    assert response.status_code == 400
+    assert "action: redeal is not among the choices offered" in response.content.decode()
+    assert not Hand.objects.exists()
+
+
 def test_smudge_wins_and_game_over_shows_reason_and_settlement(client, game):
     game.chip_value = "0.50"
     game.save()

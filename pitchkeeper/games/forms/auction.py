@@ -9,40 +9,12 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from django import forms
-from django.utils.translation import gettext as _
 
 from pitchkeeper.rules import Bid, RuleError, legal_bids
+from pitchkeeper.rules.entry import PASS, bid_value
 
 if TYPE_CHECKING:
     from pitchkeeper.games.replay import GameState
-
-PASS = "pass"
-# Rounds of fields offered where the auction goes round until all but one pass; an
-# edited hand whose recorded auction is longer gets as many fields as it needs.
-AUCTION_ROUNDS = 4
-# However long an auction a page sends back, no more fields than this are made.
-MOST_AUCTION_FIELDS = 200
-
-
-def bid_value(text: str) -> Bid:
-    """A bid as the form sends it ("6", "6x2", "moon") as the engine takes it: a moon
-    bid's key starts with a letter and a doubled bid has its "x", so only a plain number
-    is all digits."""
-    return int(text) if text.isascii() and text.isdigit() else text
-
-
-def auction_size(rules_round: bool, players: int, given: Any) -> int:
-    """How many auction fields the form has: one round, or AUCTION_ROUNDS where the
-    auction goes round; more when ``given`` (posted data or an edited hand's initial
-    values) holds a longer auction, so that nothing entered is dropped."""
-    size = players * (AUCTION_ROUNDS if rules_round else 1)
-    if not rules_round or not given:
-        return size
-    for key in given:
-        number = key.removeprefix("auction_") if isinstance(key, str) else ""
-        if key != number and number.isdecimal() and len(number) <= 3:
-            size = max(size, int(number) + 1)
-    return min(size, MOST_AUCTION_FIELDS)
 
 
 @dataclass(frozen=True)
@@ -154,43 +126,3 @@ class AuctionEntry:
         rules do not allow, or the turn still to be entered."""
         turns, _over = self.auction_turns()
         return f"auction_{turns[-1].index if turns else 0}"
-
-    def entered_auction(self) -> tuple[tuple[str, Bid | None], ...] | None:
-        """The auction as entered, each entry with the player whose turn it was."""
-        if not self.state.record.rules.bidding:
-            return None
-        entries = [self.cleaned_data.get(f"auction_{i}") or None for i in range(self.auction_count)]
-        filled = [index for index, entry in enumerate(entries) if entry]
-        if not filled:
-            return None
-        bidders = self._bidders(entries)
-        auction: list[tuple[str, Bid | None]] = []
-        for index in range(max(filled[-1] + 1, len(self.order))):
-            entry, player = entries[index], bidders[index]
-            if player is None:
-                raise RuleError(
-                    _("The auction was over before this entry: all but one had passed."),
-                    field=f"auction_{next(i for i in filled if i >= index)}",
-                )
-            if not entry:
-                raise RuleError(
-                    _("%(name)s has no bid or pass yet") % {"name": player},
-                    field=f"auction_{index}",
-                )
-            auction.append((player, None if entry == PASS else bid_value(entry)))
-        return tuple(auction)
-
-    def _bidders(self, entries: list[str | None]) -> list[str | None]:
-        """Whose turn each entry is, after the entries before it (only who passed
-        matters for that); None from where the auction is over."""
-        rules, seating = self.state.record.rules, self.state.record.seating
-        so_far: list[tuple[str, Bid | None]] = []
-        bidders: list[str | None] = []
-        for entry in entries:
-            try:
-                player = legal_bids(rules, seating, self.dealer, so_far)[0]
-            except RuleError:  # everybody but one has passed
-                break
-            bidders.append(player)
-            so_far.append((player, None if entry in (None, PASS) else bid_value(str(entry))))
-        return bidders + [None] * (len(entries) - len(bidders))

@@ -10,7 +10,7 @@ from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _
 
 from pitchkeeper.core.limits import PlainIntegerField
-from pitchkeeper.games.forms.auction import PASS, AuctionEntry, auction_size, bid_value
+from pitchkeeper.games.forms.auction import AuctionEntry
 from pitchkeeper.games.forms.render import ChoicesInPython, pill_tags
 from pitchkeeper.games.replay import GameState
 from pitchkeeper.games.words import NOBODY_WORDS, bid_label, category_label, refusal_text
@@ -22,10 +22,8 @@ from pitchkeeper.rules import (
     all_bids,
     bidding_order,
 )
+from pitchkeeper.rules.entry import ALONE, NOBODY, PASS, auction_size, hand_from_fields
 
-NOBODY = "nobody"
-# The called partner's choice when the pitcher held the called card.
-ALONE = "alone"
 # Beyond this many bids the buttons are drawn compact, so that a long range (nine-five's
 # 4-18 and two smudges, ten-point's doubled bids) stays a few rows of one tap each.
 MOST_BID_BUTTONS = 9
@@ -98,7 +96,7 @@ class HandForm(AuctionEntry, forms.Form):
                     widget=forms.RadioSelect,
                 )
             given = self.data if self.is_bound else self.initial
-            size = auction_size(rules.auction_until_one, len(self.order), given)
+            size = auction_size(rules, len(self.order), given)
             for index in range(size):
                 # Named for the first round; later turns are named once it is known
                 # who is still in (offer_legal_bids).
@@ -240,58 +238,17 @@ class HandForm(AuctionEntry, forms.Form):
     def _bidding(self) -> bool:
         return self.state.record.rules.bidding
 
-    def _partner(self) -> str | None:
-        if "partner" not in self.fields:
-            return None
-        partner = self.cleaned_data.get("partner")
-        if not partner:
-            raise RuleError(
-                _("Say who held the called card, or that the pitcher played alone."),
-                field="partner",
-            )
-        return None if partner == ALONE else partner
-
-    def _points(self) -> dict[str, Any]:
-        rules = self.state.record.rules
-        sides = self.state.result.sides
-        points: dict[str, Any] = {}
-        for category in rules.categories:
-            if category.kind == "one":
-                value = self.cleaned_data.get(f"point_{category.key}")
-                if not value:
-                    raise RuleError(
-                        _("Say who took %(point)s.") % {"point": category_label(category)},
-                        field=f"points.{category.key}",
-                    )
-                points[category.key] = None if value == NOBODY else value
-            else:
-                points[category.key] = {
-                    side: self.cleaned_data.get(f"count_{category.key}_{index}") or 0
-                    for index, side in enumerate(sides)
-                }
-        return points
-
-    def record(self) -> HandRecord:
-        """The hand as entered; raises RuleError for what the form alone can tell."""
-        auction = self.entered_auction()
-        pitcher = self.cleaned_data.get("pitcher") or None
-        bid = self.cleaned_data.get("bid")
-        if self.cleaned_data.get("contract"):
-            pitcher, bid = self.contracts[self.cleaned_data["contract"]]
-        if auction is None and self._bidding and not (pitcher and bid):
-            raise RuleError(
-                _("Choose the pitcher and the bid, or record the whole auction."),
-                field="pitcher" if not pitcher else "bid",
-            )
-        return HandRecord(
-            auction=auction,
-            pitcher=None if auction else pitcher,
-            bid=None if auction or not bid else bid_value(bid),
-            points=self._points(),
-            revoked=tuple(self.cleaned_data.get("revoked") or ()),
-            forced=tuple(self.cleaned_data.get("forced") or ()),
-            all_tricks=bool(self.cleaned_data.get("all_tricks")),
-            partner=self._partner(),
+    def record(self, action: str = "save") -> HandRecord:
+        """The hand as entered (``action``: the button pressed), read by the rules from
+        the posted values of this form's fields, which ``is_valid`` has checked one by
+        one for a save; raises RuleError for what the form alone can tell."""
+        fields = {name: _posted(self.data, name) for name in self.fields}
+        return hand_from_fields(
+            fields,
+            rules=self.state.record.rules,
+            seating=self.state.record.seating,
+            dealer=self.dealer,
+            action=action,
         )
 
     def add_rule_error(self, error: RuleError) -> None:
@@ -311,6 +268,16 @@ class HandForm(AuctionEntry, forms.Form):
         if rule_field in ("pitcher", "bid") and "contract" in self.fields:
             return "contract"
         return rule_field if rule_field in self.fields else None
+
+
+def _posted(data: Any, name: str) -> list[str]:
+    """A field's posted values: a QueryDict's list, or a plain dict's value or list."""
+    if hasattr(data, "getlist"):
+        return [str(value) for value in data.getlist(name)]
+    value = data.get(name)
+    if value is None:
+        return []
+    return [str(item) for item in value] if isinstance(value, list | tuple) else [str(value)]
 
 
 def initial_for(record: HandRecord, sides: tuple[str, ...]) -> dict:

@@ -242,15 +242,10 @@ def hand_add(request: HttpRequest, pk: int) -> HttpResponse:
         return _render_game(request, state, None, status=409)
     action = request.POST.get("action", "save")
     try:
-        if action == "misdeal":
-            state = _save_hand(request, state, HandRecord(misdeal=True), token, basis)
-        elif action == "passed":
-            passes = tuple((name, None) for name in form.order)
-            state = _save_hand(request, state, HandRecord(auction=passes), token, basis)
-        elif form.is_valid():
-            state = _save_hand(request, state, form.record(), token, basis)
-        else:
+        # A misdeal or an all-pass is one tap: whatever else the form holds is not read.
+        if action == "save" and not form.is_valid():
             return _render_game(request, state, form, status=400)
+        state = _save_hand(request, state, form.record(action), token, basis)
     except Conflict as error:
         return _entry_conflict(request, game, error.message)
     except RuleError as error:

@@ -1,7 +1,9 @@
 // The rules engine's worker: Brython runs pitchkeeper/rules, the server's own engine,
 // here on the phone. static/js/engine.js sends {id, record, extra} (JSON text: the
 // game's record, the hands to play after it) and gets {id, out} (JSON text:
-// pitchkeeper.rules.projection.project_json's answer) or {id, error}.
+// pitchkeeper.rules.projection.project_json's answer) or {id, error}; with fields and
+// action too (the entry form's posted fields as JSON text, its button), out is
+// project_form_json's answer: the hand the form describes after those.
 "use strict";
 const started = performance.now();
 const runtimePath = "{{ runtime_path|escapejs }}";
@@ -26,8 +28,9 @@ try {
     __BRYTHON__.unicodedb = table;
     __BRYTHON__.runPythonSource(
       "from browser import self as worker\n" +
-        "from pitchkeeper.rules.projection import project_json\n" +
-        "worker.project_json = project_json\n",
+        "from pitchkeeper.rules.projection import project_form_json, project_json\n" +
+        "worker.project_json = project_json\n" +
+        "worker.project_form_json = project_form_json\n",
       { id: "pitchkeeper_engine" },
     );
     postMessage({ ready: performance.now() - started });
@@ -37,9 +40,13 @@ try {
 }
 
 onmessage = (event) => {
-  const { id, record, extra } = event.data;
+  const { id, record, extra, fields, action } = event.data;
   try {
-    postMessage({ id, out: self.project_json(record, extra) });
+    const out =
+      fields === undefined
+        ? self.project_json(record, extra)
+        : self.project_form_json(record, extra, fields, action);
+    postMessage({ id, out });
   } catch (error) {
     postMessage({ id, error: String(error && error.message ? error.message : error) });
   }
