@@ -23,24 +23,6 @@ MAY_IMPORT = {
     "backups": {"rules", "core", "clubs", "games", "seasons"},
 }
 MOST_LINES = 520
-# Private names still imported from another module (issue 20): the game screen's edit
-# views borrow the table views' helpers while those two modules are reworked; each
-# entry leaves this list when its import goes (the test says when).
-PRIVATE_IMPORTS_ALLOWED = {
-    "games/views/edits.py": {
-        f"pitchkeeper.games.views.table.{name}"
-        for name in (
-            "_game",
-            "_kept_entry",
-            "_new_hand_form",
-            "_posted_number",
-            "_redo_key",
-            "_redo_stack",
-            "_render_game",
-            "_unreadable",
-        )
-    },
-}
 
 
 def modules() -> list[Path]:
@@ -121,10 +103,8 @@ def test_imports_run_one_way(path):
 @pytest.mark.parametrize("path", modules(), ids=lambda p: str(p.relative_to(PACKAGE)))
 def test_no_module_imports_another_ones_private_names(path):
     name = str(path.relative_to(PACKAGE))
-    allowed = PRIVATE_IMPORTS_ALLOWED.get(name, set())
     found = private_imports(path)
-    assert found <= allowed, f"{name} imports private {sorted(found - allowed)}: make them public"
-    assert allowed <= found, f"{name} no longer imports {sorted(allowed - found)}: unlist them"
+    assert not found, f"{name} imports private {sorted(found)}: make them public"
 
 
 @pytest.mark.parametrize("path", modules(), ids=lambda p: str(p.relative_to(PACKAGE)))

@@ -15,7 +15,7 @@ from django.utils import translation
 import pitchkeeper.rules
 from pitchkeeper.clubs.models import Player
 from pitchkeeper.games.models import Hand
-from pitchkeeper.games.views.table import _redo_key
+from pitchkeeper.games.views.table import redo_key
 from pitchkeeper.games.words import refusal_text
 from pitchkeeper.rules import PRESETS, HandRecord, RuleError
 from pitchkeeper.rules.bids import bid_words
@@ -226,7 +226,7 @@ def test_a_kept_hand_that_does_not_read_is_told_in_russian(client, make_game, ht
     """A hand kept for redo, as an earlier version of the app may have written it."""
     game = make_game().game
     session = client.session
-    session[_redo_key(game)] = [{"misdeal": "yes"}]
+    session[redo_key(game)] = [{"misdeal": "yes"}]
     session.save()
     headers = {"HTTP_ACCEPT_LANGUAGE": "ru", **(HTMX if htmx else {})}
 

@@ -25,16 +25,16 @@ from pitchkeeper.games.replay import GameState, game_state
 from pitchkeeper.games.views.table import (
     UNREADABLE,
     Unreadable,
-    _game,
-    _kept_entry,
-    _new_hand_form,
-    _posted_basis,
-    _posted_number,
-    _redo_key,
-    _redo_stack,
-    _render_game,
-    _unreadable,
     fresh_state,
+    kept_entry,
+    new_hand_form,
+    posted_basis,
+    posted_number,
+    redo_key,
+    redo_stack,
+    render_game,
+    scored_game,
+    unreadable_answer,
 )
 from pitchkeeper.games.words import refusal_text
 from pitchkeeper.rules import RuleError, resolve_rules
@@ -52,7 +52,7 @@ UNDO_STALE = gettext_lazy(
 @require_http_methods(["GET", "POST"])
 def hand_change(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     """Edit an earlier hand; the game is replayed and may reopen or change winner."""
-    game, state = _game(request, pk)
+    game, state = scored_game(request, pk)
     if not 1 <= number <= len(state.hands):
         if request.method == "POST" and request.POST.get("version"):
             # An edit page of a hand deleted since: no 404, say what happened.
@@ -67,7 +67,7 @@ def hand_change(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     if request.method == "POST":
         form = HandForm(request.POST, state=state, dealer=dealer, number=number)
         try:
-            version = _posted_number(request, "version") or version
+            version = posted_number(request, "version") or version
         except Unreadable:
             notice = str(UNREADABLE)
         if not notice and form.is_valid():
@@ -123,7 +123,7 @@ def _edit_conflict(request: HttpRequest, game: Game, number: int, message: str) 
             return HttpResponseClientRedirect(reverse("game", args=[game.pk]))
         return redirect("game", pk=game.pk)
     dealer = state.result.hands[number - 1].dealer
-    entry = _kept_entry(request.POST, state, dealer)
+    entry = kept_entry(request.POST, state, dealer)
     form = HandForm(entry, state=state, dealer=dealer, number=number)
     form.offer_legal_bids()
     context = {
@@ -156,14 +156,14 @@ def _stored_hand(state: GameState, number: int) -> dict[str, Any]:
 def hand_remove(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     game, request.role = member_game(request, pk, "score")  # type: ignore[attr-defined]
     try:
-        version = _posted_number(request, "version")
+        version = posted_number(request, "version")
         hand_delete(game=game, number=number, version=version, user=request.user)
     except Unreadable:
-        return _unreadable(request, game)
+        return unreadable_answer(request, game)
     except Conflict as error:
         messages.error(request, error.message)
         state = fresh_state(game)
-        return _render_game(request, state, _new_hand_form(state), status=409)
+        return render_game(request, state, new_hand_form(state), status=409)
     except RuleError as error:
         messages.error(request, refusal_text(error))
     else:
@@ -174,14 +174,14 @@ def hand_remove(request: HttpRequest, pk: int, number: int) -> HttpResponse:
 @require_POST
 def undo(request: HttpRequest, pk: int) -> HttpResponse:
     """Take back the last hand; it waits on a redo stack in the session."""
-    game, state = _game(request, pk)
+    game, state = scored_game(request, pk)
     if not state.hands:
         messages.error(request, _("There is no hand to undo."))
         return _after(request, game, status=409)
     try:
-        number, version = _posted_number(request, "number"), _posted_number(request, "version")
+        number, version = posted_number(request, "number"), posted_number(request, "version")
     except Unreadable:
-        return _unreadable(request, game)
+        return unreadable_answer(request, game)
     if number is not None and number != len(state.hands):
         messages.error(request, str(UNDO_STALE))
         return _after(request, game, status=409)
@@ -198,21 +198,21 @@ def undo(request: HttpRequest, pk: int) -> HttpResponse:
     except Conflict:
         messages.error(request, str(UNDO_STALE))
         return _after(request, game, status=409)
-    request.session[_redo_key(game)] = [*_redo_stack(request, game), hand_to_data(last)]
+    request.session[redo_key(game)] = [*redo_stack(request, game), hand_to_data(last)]
     return _after(request, game, state)
 
 
 @require_POST
 def redo(request: HttpRequest, pk: int) -> HttpResponse:
-    game, state = _game(request, pk)
-    stack = _redo_stack(request, game)
+    game, state = scored_game(request, pk)
+    stack = redo_stack(request, game)
     if not stack:
         messages.error(request, _("There is nothing to redo."))
         return _after(request, game, status=409)
     try:
-        basis = _posted_basis(request)
+        basis = posted_basis(request)
     except Unreadable:
-        return _unreadable(request, game)
+        return unreadable_answer(request, game)
     try:
         # The basis: a second tap (or another phone's change) does not redo one more.
         state = hand_record(
@@ -225,7 +225,7 @@ def redo(request: HttpRequest, pk: int) -> HttpResponse:
     except RuleError as error:
         messages.error(request, refusal_text(error))
         return _after(request, game, status=409)
-    request.session[_redo_key(game)] = stack[:-1]
+    request.session[redo_key(game)] = stack[:-1]
     return _after(request, game, state)
 
 
@@ -236,7 +236,7 @@ def _after(
     if not request.htmx:
         return redirect("game", pk=game.pk)
     state = state or fresh_state(game)
-    return _render_game(request, state, _new_hand_form(state), status=status)
+    return render_game(request, state, new_hand_form(state), status=status)
 
 
 def _render_history(request: HttpRequest, game: Game, role: str, status: int = 200) -> HttpResponse:

@@ -51,7 +51,7 @@ class Unreadable(Exception):
     """A hidden field of a form came back garbled: not as this app's page sent it."""
 
 
-def _posted_number(request: HttpRequest, name: str) -> int | None:
+def posted_number(request: HttpRequest, name: str) -> int | None:
     """A number the page sent back (the hand a form was for, a hand's version); None
     when it sent none (a page from before these fields, a test)."""
     value = request.POST.get(name, "").strip()
@@ -62,13 +62,13 @@ def _posted_number(request: HttpRequest, name: str) -> int | None:
     return int(value)
 
 
-def _posted_basis(request: HttpRequest) -> Basis:
+def posted_basis(request: HttpRequest) -> Basis:
     """What the page the save was made on says it was made from; a page that says
     nothing gives a Basis with no revision, which the save refuses."""
     dealer = request.POST.get("entry_dealer", "").strip()
     return Basis(
-        revision=_posted_number(request, "revision"),
-        number=_posted_number(request, "expected"),
+        revision=posted_number(request, "revision"),
+        number=posted_number(request, "expected"),
         dealer=dealer or None,
     )
 
@@ -83,7 +83,7 @@ def _posted_token(request: HttpRequest) -> str | None:
     return value
 
 
-def _game(request: HttpRequest, pk: int, need: Need = "score") -> tuple[Game, GameState]:
+def scored_game(request: HttpRequest, pk: int, need: Need = "score") -> tuple[Game, GameState]:
     game, request.role = member_game(request, pk, need)  # type: ignore[attr-defined]
     return game, game_state(game=game)
 
@@ -95,7 +95,7 @@ def fresh_state(game: Game) -> GameState:
     return game_state(game=game)
 
 
-def _new_hand_form(state: GameState, data: Any = None) -> HandForm | None:
+def new_hand_form(state: GameState, data: Any = None) -> HandForm | None:
     if state.result.dealer is None:
         return None
     form = HandForm(data, state=state, dealer=state.result.dealer)
@@ -103,7 +103,7 @@ def _new_hand_form(state: GameState, data: Any = None) -> HandForm | None:
     return form
 
 
-def _render_game(
+def render_game(
     request: HttpRequest, state: GameState, form: HandForm | None, status: int = 200
 ) -> HttpResponse:
     can_score = request.role in ROLES_FOR["score"]  # type: ignore[attr-defined]
@@ -118,7 +118,7 @@ def _render_game(
         "earlier": earlier,
         "chart": chart(state),
         "form": form if can_score else None,
-        "redo": _redo_stack(request, state.game),
+        "redo": redo_stack(request, state.game),
         "can_score": can_score,
         "is_owner": request.role in ROLES_FOR["own"],  # type: ignore[attr-defined]
         # A new token on every showing of the form: sent twice, one hand is recorded.
@@ -144,15 +144,15 @@ def _record_document(state: GameState) -> dict[str, Any]:
 
 @require_GET
 def game_detail(request: HttpRequest, pk: int) -> HttpResponse:
-    _game_row, state = _game(request, pk, "read")
-    return _render_game(request, state, _new_hand_form(state))
+    _game_row, state = scored_game(request, pk, "read")
+    return render_game(request, state, new_hand_form(state))
 
 
 @require_GET
 def game_hands(request: HttpRequest, pk: int) -> HttpResponse:
     """Every hand of the game, latest first; for htmx only those before the game
     screen's latest ones, which take the place of its "earlier hands" link."""
-    _game_row, state = _game(request, pk, "read")
+    _game_row, state = scored_game(request, pk, "read")
     last = max(len(state.hands) - TABLE_HANDS, 0) if request.htmx else None
     can_score = request.role in ROLES_FOR["score"]  # type: ignore[attr-defined]
     rows = history(state, last=last)
@@ -167,11 +167,11 @@ def _save_hand(
     state = hand_record(
         game=seen.game, record=record, token=token, basis=basis, user=request.user, seen=seen
     )
-    request.session.pop(_redo_key(seen.game), None)
+    request.session.pop(redo_key(seen.game), None)
     return state
 
 
-def _kept_entry(data: QueryDict, state: GameState, new: str | None) -> QueryDict:
+def kept_entry(data: QueryDict, state: GameState, new: str | None) -> QueryDict:
     """The entry as its user made it, for the dealer now (``new``). The auction fields
     go by place in the bidding order, which starts elsewhere when the deal has moved:
     each bid of the first round moves with its bidder; later rounds, whose turns follow
@@ -197,34 +197,34 @@ def _entry_conflict(
     after that), and the entry kept in the form for its user to check and save again."""
     messages.error(request, message)
     state = state or fresh_state(game)
-    return _render_game(
+    return render_game(
         request,
         state,
-        _new_hand_form(state, _kept_entry(request.POST, state, state.result.dealer)),
+        new_hand_form(state, kept_entry(request.POST, state, state.result.dealer)),
         409,
     )
 
 
-def _unreadable(request: HttpRequest, game: Game) -> HttpResponse:
+def unreadable_answer(request: HttpRequest, game: Game) -> HttpResponse:
     messages.error(request, str(UNREADABLE))
     state = game_state(game=game)
-    return _render_game(request, state, _new_hand_form(state), status=400)
+    return render_game(request, state, new_hand_form(state), status=400)
 
 
 def _saved(request: HttpRequest, state: GameState) -> HttpResponse:
     if not request.htmx:
         return redirect("game", pk=state.game.pk)
-    return _render_game(request, state, _new_hand_form(state))
+    return render_game(request, state, new_hand_form(state))
 
 
 @require_POST
 def hand_add(request: HttpRequest, pk: int) -> HttpResponse:
     """Save a hand: the entered one, or a misdeal or an all-pass with one tap."""
-    game, state = _game(request, pk)
+    game, state = scored_game(request, pk)
     try:
-        token, basis = _posted_token(request), _posted_basis(request)
+        token, basis = _posted_token(request), posted_basis(request)
     except Unreadable:
-        return _unreadable(request, game)
+        return unreadable_answer(request, game)
     if token is not None and any(hand.token == token for hand in state.hands):
         # Recorded already (a double tap, a form sent again): answer as the first time,
         # even when that hand ended the game.
@@ -236,15 +236,15 @@ def hand_add(request: HttpRequest, pk: int) -> HttpResponse:
         basis_check(state=state, basis=basis)
     except Conflict as error:
         return _entry_conflict(request, game, error.message, state)
-    form = _new_hand_form(state, request.POST)
+    form = new_hand_form(state, request.POST)
     if form is None:
         messages.error(request, _("The game is over; no hand can follow the winning one."))
-        return _render_game(request, state, None, status=409)
+        return render_game(request, state, None, status=409)
     action = request.POST.get("action", "save")
     try:
         # A misdeal or an all-pass is one tap: whatever else the form holds is not read.
         if action == "save" and not form.is_valid():
-            return _render_game(request, state, form, status=400)
+            return render_game(request, state, form, status=400)
         state = _save_hand(request, state, form.record(action), token, basis)
     except Conflict as error:
         return _entry_conflict(request, game, error.message)
@@ -253,21 +253,21 @@ def hand_add(request: HttpRequest, pk: int) -> HttpResponse:
             form.add_rule_error(error)
         else:
             messages.error(request, refusal_text(error, state.record.rules))
-        return _render_game(request, state, form, status=400)
+        return render_game(request, state, form, status=400)
     return _saved(request, state)
 
 
 @require_POST
 def auction(request: HttpRequest, pk: int) -> HttpResponse:
     """The auction part of the hand form with only the legal bids enabled."""
-    _game_row, state = _game(request, pk)
-    form = _new_hand_form(state, request.POST)
+    _game_row, state = scored_game(request, pk)
+    form = new_hand_form(state, request.POST)
     return render(request, "games/_hand_fields.html#auction", {"game": state.game, "form": form})
 
 
-def _redo_key(game: Game) -> str:
+def redo_key(game: Game) -> str:
     return f"{REDO_KEY}:{game.pk}"
 
 
-def _redo_stack(request: HttpRequest, game: Game) -> list[dict[str, Any]]:
-    return request.session.get(_redo_key(game), [])
+def redo_stack(request: HttpRequest, game: Game) -> list[dict[str, Any]]:
+    return request.session.get(redo_key(game), [])
