@@ -100,11 +100,28 @@ POINT_WORDS = {
 
 
 def category_label(category: Category) -> str:
+    """A point's name in the reader's language: the table's word for a ready-made
+    point, a preset's own name for one it relabels."""
     if category.key in CATEGORY_LABELS and category.label == STANDARD_LABELS.get(
         category.key, category.label
     ):
         return str(CATEGORY_LABELS[category.key])
     return str(OTHER_LABELS.get(category.label, category.label))
+
+
+# Every point a preset has, by key, the ready-made one where a preset relabels it: what
+# a point is called where only its key is known (the statistics, across rulesets).
+KNOWN_POINTS = {
+    **{c.key: c for rules in PRESETS.values() for c in rules.categories},
+    **{c.key: c for c in vars(_ruleset).values() if isinstance(c, Category)},
+}
+
+
+def point_name(key: str) -> str:
+    """A point's name from its key alone, as category_label words it; a key no preset
+    has, by the table's word for it, or as it is (a ruleset's own point)."""
+    category = KNOWN_POINTS.get(key)
+    return str(CATEGORY_LABELS.get(key, key)) if category is None else category_label(category)
 
 
 def bid_label(rules: Ruleset, bid: Bid) -> str:
