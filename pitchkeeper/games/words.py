@@ -4,6 +4,8 @@ presets with their groups and the engine's refusals, in the user's language."""
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
+from typing import Any
 
 from django.utils.functional import lazy
 from django.utils.translation import gettext as _
@@ -122,6 +124,21 @@ def point_name(key: str) -> str:
     has, by the table's word for it, or as it is (a ruleset's own point)."""
     category = KNOWN_POINTS.get(key)
     return str(CATEGORY_LABELS.get(key, key)) if category is None else category_label(category)
+
+
+def points_taken(points: Mapping[str, Any], rules: Ruleset) -> list[tuple[str, str]]:
+    """Who took each point of a hand, in words: ``(point, who)``, as the hand list and
+    the history of changes both show a hand. ``points`` as the engine and the record
+    keep them: a side (None when nobody took it), or each side's count."""
+    labels = {category.key: category_label(category) for category in rules.categories}
+    words = []
+    for key, went_to in points.items():
+        if isinstance(went_to, Mapping):
+            who = ", ".join(f"{side} {count}" for side, count in went_to.items()) or "—"
+        else:
+            who = went_to or str(NOBODY_WORDS.get(key, "—"))
+        words.append((labels.get(key, key), who))
+    return words
 
 
 def bid_label(rules: Ruleset, bid: Bid) -> str:
