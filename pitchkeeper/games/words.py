@@ -129,10 +129,12 @@ def point_name(key: str) -> str:
 def points_taken(points: Mapping[str, Any], rules: Ruleset) -> list[tuple[str, str]]:
     """Who took each point of a hand, in words: ``(point, who)``, as the hand list and
     the history of changes both show a hand. ``points`` as the engine and the record
-    keep them: a side (None when nobody took it), or each side's count."""
+    keep them: a side (None when nobody took it), or each side's count. In the ruleset's
+    order, whatever order they were stored in (PostgreSQL's JSON keeps its own)."""
     labels = {category.key: category_label(category) for category in rules.categories}
+    order = {key: index for index, key in enumerate(labels)}
     words = []
-    for key, went_to in points.items():
+    for key, went_to in sorted(points.items(), key=lambda item: order.get(item[0], len(order))):
         if isinstance(went_to, Mapping):
             who = ", ".join(f"{side} {count}" for side, count in went_to.items()) or "—"
         else:
