@@ -34,6 +34,7 @@ class Case:
 class Figure:
     median_ms: float
     ratio: float  # median over rounds of (this case / the bare view in that round)
+    p90_ms: float = 0.0  # the 90th percentile of the time
 
 
 def interleaved(
@@ -68,6 +69,7 @@ def interleaved(
         name: Figure(
             statistics.median(spent) * 1000,
             statistics.median(t / b for t, b in zip(spent, bare, strict=True)),
+            statistics.quantiles(spent, n=10)[-1] * 1000 if len(spent) > 1 else spent[0] * 1000,
         )
         for name, spent in times.items()
     }

@@ -14,7 +14,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from pitchkeeper.games.replay import GameState
-from pitchkeeper.games.words import NOBODY_WORDS, bid_label, category_label
+from pitchkeeper.games.words import bid_label, category_label, points_taken
 from pitchkeeper.rules import (
     HandResult,
     Ruleset,
@@ -229,19 +229,11 @@ def history(state: GameState, *, first: int = 1, last: int | None = None) -> lis
     history lists them. Only those hands are put in words, so that a screen showing
     the latest few costs the same however long the game is."""
     rules = state.record.rules
-    labels = {c.key: category_label(c) for c in rules.categories}
     start, stop = max(first, 1) - 1, len(state.result.hands) if last is None else last
     rows = []
     for hand, record in zip(
         state.result.hands[start:stop], state.record.hands[start:stop], strict=True
     ):
-        points = []
-        for key, went_to in hand.points.items():
-            if isinstance(went_to, dict):
-                text = ", ".join(f"{side} {count}" for side, count in went_to.items()) or "—"
-            else:
-                text = went_to or str(NOBODY_WORDS.get(key, "—"))
-            points.append(PointTaken(labels[key], text))
         rows.append(
             HandRow(
                 number=hand.number,
@@ -251,7 +243,7 @@ def history(state: GameState, *, first: int = 1, last: int | None = None) -> lis
                 bid=None if hand.bid is None else bid_label(rules, hand.bid),
                 smudge=hand.smudge and not isinstance(hand.bid, str),
                 made=hand.made,
-                points=tuple(points),
+                points=tuple(PointTaken(*taken) for taken in points_taken(hand.points, rules)),
                 revoked=hand.revoked,
                 forced=record.forced,
                 changes=tuple((side, hand.delta[side]) for side in state.result.sides)

@@ -15,7 +15,7 @@ from typing import Any
 from django.utils.translation import gettext as _
 
 from pitchkeeper.games.models import HandChange
-from pitchkeeper.games.words import NOBODY_WORDS, bid_label, category_label
+from pitchkeeper.games.words import bid_label, points_taken
 from pitchkeeper.rules import Ruleset
 
 
@@ -54,16 +54,7 @@ def hand_words(data: Mapping[str, Any], rules: Ruleset) -> HandWords:
 
 
 def _points(points: Mapping[str, Any], rules: Ruleset) -> tuple[str, ...]:
-    labels = {category.key: category_label(category) for category in rules.categories}
-    words = []
-    for key, went_to in points.items():
-        if isinstance(went_to, Mapping):
-            who = ", ".join(f"{side} {count}" for side, count in went_to.items() if count)
-            who = who or "—"
-        else:
-            who = went_to or str(NOBODY_WORDS.get(key, _("nobody")))
-        words.append(f"{labels.get(key, key)}: {who}")
-    return tuple(words)
+    return tuple(f"{point}: {who}" for point, who in points_taken(points, rules))
 
 
 def _notes(data: Mapping[str, Any]) -> tuple[str, ...]:

@@ -4,6 +4,8 @@ presets with their groups and the engine's refusals, in the user's language."""
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
+from typing import Any
 
 from django.utils.functional import lazy
 from django.utils.translation import gettext as _
@@ -100,11 +102,45 @@ POINT_WORDS = {
 
 
 def category_label(category: Category) -> str:
+    """A point's name in the reader's language: the table's word for a ready-made
+    point, a preset's own name for one it relabels."""
     if category.key in CATEGORY_LABELS and category.label == STANDARD_LABELS.get(
         category.key, category.label
     ):
         return str(CATEGORY_LABELS[category.key])
     return str(OTHER_LABELS.get(category.label, category.label))
+
+
+# Every point a preset has, by key, the ready-made one where a preset relabels it: what
+# a point is called where only its key is known (the statistics, across rulesets).
+KNOWN_POINTS = {
+    **{c.key: c for rules in PRESETS.values() for c in rules.categories},
+    **{c.key: c for c in vars(_ruleset).values() if isinstance(c, Category)},
+}
+
+
+def point_name(key: str) -> str:
+    """A point's name from its key alone, as category_label words it; a key no preset
+    has, by the table's word for it, or as it is (a ruleset's own point)."""
+    category = KNOWN_POINTS.get(key)
+    return str(CATEGORY_LABELS.get(key, key)) if category is None else category_label(category)
+
+
+def points_taken(points: Mapping[str, Any], rules: Ruleset) -> list[tuple[str, str]]:
+    """Who took each point of a hand, in words: ``(point, who)``, as the hand list and
+    the history of changes both show a hand. ``points`` as the engine and the record
+    keep them: a side (None when nobody took it), or each side's count. In the ruleset's
+    order, whatever order they were stored in (PostgreSQL's JSON keeps its own)."""
+    labels = {category.key: category_label(category) for category in rules.categories}
+    order = {key: index for index, key in enumerate(labels)}
+    words = []
+    for key, went_to in sorted(points.items(), key=lambda item: order.get(item[0], len(order))):
+        if isinstance(went_to, Mapping):
+            who = ", ".join(f"{side} {count}" for side, count in went_to.items()) or "—"
+        else:
+            who = went_to or str(NOBODY_WORDS.get(key, "—"))
+        words.append((labels.get(key, key), who))
+    return words
 
 
 def bid_label(rules: Ruleset, bid: Bid) -> str:

@@ -12,6 +12,7 @@ from django.db.models import Count, F, Q, QuerySet, Subquery, Sum
 from django.db.models.query import RawQuerySet
 
 from pitchkeeper.clubs.models import Club, Player
+from pitchkeeper.core.paging import page_of
 from pitchkeeper.seasons.derive import CATEGORY
 from pitchkeeper.seasons.models import (
     LINE_SUMS,
@@ -225,11 +226,8 @@ def player_stats(*, player: Player, span: Span, page: int = 1, per_page: int = 2
     mine = GameLine.objects.filter(moments, player=player, counted=True)
     opponents = _opponents(player, span)
     history = _history(player, span, standing.games if standing else 0)
-    start = (page - 1) * per_page
-    games = list(
-        mine.select_related("game").order_by("-finished_at", "-game_id")[
-            start : start + per_page + 1
-        ]
+    games = page_of(
+        mine.select_related("game").order_by("-finished_at", "-game_id"), page, per_page
     )
     return PlayerStats(
         span,
@@ -237,8 +235,8 @@ def player_stats(*, player: Player, span: Span, page: int = 1, per_page: int = 2
         opponents,
         streaks(player=player, span=span),
         history,
-        games[:per_page],
-        len(games) > per_page,
+        list(games),
+        games.has_next(),
     )
 
 

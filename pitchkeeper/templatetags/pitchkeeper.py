@@ -6,14 +6,12 @@ import functools
 
 import segno
 from django import template
-from django.forms import BoundField
 from django.template.context import Context
 from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 
-from pitchkeeper.games.forms.render import pill_tags
 from pitchkeeper.games.models import Game
 from pitchkeeper.games.words import bid_label
 from pitchkeeper.rules import Bid, Ruleset
@@ -54,14 +52,6 @@ def _qr_svg(url: str, label: str) -> SafeString:
     # format_html escapes the label in the attribute.
     labelled = format_html('<svg role="img" aria-label="{}" ', label)
     return mark_safe(svg.replace("<svg ", labelled, 1))
-
-
-@register.filter
-def pills(field: BoundField) -> SafeString:
-    """``{{ field|pills }}``: each choice of a radio or checkbox field as a pill, its
-    input beside its label. The loop a template would run, written here: the hand
-    form has some sixty choices, and rendering them was most of the game screen's time."""
-    return pill_tags((choice.tag(), choice.choice_label) for choice in field)
 
 
 @register.filter

@@ -15,7 +15,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from django_htmx.http import HttpResponseClientRedirect
 
 from pitchkeeper.clubs.access import ROLES_FOR
-from pitchkeeper.core.limits import page_number
+from pitchkeeper.core.paging import page_of
 from pitchkeeper.games.access import member_game
 from pitchkeeper.games.changes import change_rows, hand_words
 from pitchkeeper.games.forms.hand import HandForm, initial_for
@@ -240,18 +240,17 @@ def _after(
 
 
 def _render_history(request: HttpRequest, game: Game, role: str, status: int = 200) -> HttpResponse:
-    page = page_number(request.GET.get("page"))
-    start = (page - 1) * PAGE_SIZE
-    # One more than a page, to know whether there are older ones without counting.
-    changes = list(
-        game.changes.select_related("user").order_by("-at", "-pk")[start : start + PAGE_SIZE + 1]
+    changes = page_of(
+        game.changes.select_related("user").order_by("-at", "-pk"),
+        request.GET.get("page"),
+        PAGE_SIZE,
     )
     context = {
         "game": game,
-        "rows": change_rows(changes[:PAGE_SIZE], resolve_rules(game.rules)),
+        "rows": change_rows(changes, resolve_rules(game.rules)),
         "can_score": role in ROLES_FOR["score"],
-        "older": page + 1 if len(changes) > PAGE_SIZE else None,
-        "newer": page - 1 if page > 1 else None,
+        "older": changes.next_page_number() if changes.has_next() else None,
+        "newer": changes.previous_page_number() if changes.has_previous() else None,
     }
     template = "games/game_history.html#changes" if request.htmx else "games/game_history.html"
     return render(request, template, context, status=status)

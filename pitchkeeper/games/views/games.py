@@ -10,7 +10,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from pitchkeeper.clubs.access import club_view
-from pitchkeeper.core.limits import page_number
+from pitchkeeper.core.paging import page_of
 from pitchkeeper.games.access import member_game
 from pitchkeeper.games.board import board
 from pitchkeeper.games.models import Seat
@@ -76,19 +76,17 @@ def game_unremove(request: HttpRequest, pk: int) -> HttpResponse:
 def games_deleted(request: HttpRequest) -> HttpResponse:
     """The current club's deleted games, last deleted first, to be restored."""
     membership = request.membership  # type: ignore[attr-defined]
-    page = page_number(request.GET.get("page"))
-    start = (page - 1) * PAGE_SIZE
     seats = Prefetch("seats", queryset=Seat.objects.select_related("player"))
-    games = list(
-        membership.club.games.deleted()
-        .order_by("-deleted_at", "-pk")
-        .prefetch_related(seats)[start : start + PAGE_SIZE + 1]
+    games = page_of(
+        membership.club.games.deleted().order_by("-deleted_at", "-pk").prefetch_related(seats),
+        request.GET.get("page"),
+        PAGE_SIZE,
     )
     context = {
-        "games": [(game, preset_label(game.rules.get("preset", ""))) for game in games[:PAGE_SIZE]],
+        "games": [(game, preset_label(game.rules.get("preset", ""))) for game in games],
         "can_score": membership.can_score,
-        "older": page + 1 if len(games) > PAGE_SIZE else None,
-        "newer": page - 1 if page > 1 else None,
+        "older": games.next_page_number() if games.has_next() else None,
+        "newer": games.previous_page_number() if games.has_previous() else None,
     }
     template = "games/games_deleted.html#games" if request.htmx else "games/games_deleted.html"
     return render(request, template, context)

@@ -9,7 +9,7 @@ from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
 from pitchkeeper.clubs.access import club_view
-from pitchkeeper.core.limits import page_number
+from pitchkeeper.core.paging import page_of
 from pitchkeeper.games.board import board
 from pitchkeeper.games.models import Seat
 from pitchkeeper.games.replay import games_replayed
@@ -27,18 +27,15 @@ def home(request: HttpRequest) -> HttpResponse:
     ``?page=N`` shows older finished games; htmx asks for just those to append them.
     """
     games = request.membership.club.games.alive()  # type: ignore[attr-defined]
-    page = page_number(request.GET.get("page"))
-    start = (page - 1) * PAGE_SIZE
     seats = Prefetch("seats", queryset=Seat.objects.select_related("player"))
-    # One more than a page, to know whether there are older ones without counting.
-    finished = list(
-        games.exclude(finished_at=None)
-        .select_related("winner")
-        .prefetch_related(seats)[start : start + PAGE_SIZE + 1]
+    finished = page_of(
+        games.exclude(finished_at=None).select_related("winner").prefetch_related(seats),
+        request.GET.get("page"),
+        PAGE_SIZE,
     )
     context = {
-        "finished": [(game, preset_label(game.rules["preset"])) for game in finished[:PAGE_SIZE]],
-        "older": page + 1 if len(finished) > PAGE_SIZE else None,
+        "finished": [(game, preset_label(game.rules["preset"])) for game in finished],
+        "older": finished.next_page_number() if finished.has_next() else None,
     }
     if request.htmx:
         return render(request, "games/home.html#finished", context)

@@ -21,7 +21,6 @@ from pitchkeeper.games.access import member_game
 from pitchkeeper.games.board import board, history
 from pitchkeeper.games.chart import chart
 from pitchkeeper.games.forms.hand import HandForm
-from pitchkeeper.games.hand_list import hand_items
 from pitchkeeper.games.hands import Basis, Conflict, basis_check, hand_record
 from pitchkeeper.games.models import Game
 from pitchkeeper.games.replay import GameState, game_state
@@ -112,9 +111,7 @@ def render_game(
         "game": state.game,
         "state": state,
         "board": board(state),
-        "history": hand_items(
-            history(state, first=earlier + 1), game_id=state.game.pk, can_score=can_score
-        ),
+        "history": history(state, first=earlier + 1),
         "earlier": earlier,
         "chart": chart(state),
         "form": form if can_score else None,
@@ -156,7 +153,7 @@ def game_hands(request: HttpRequest, pk: int) -> HttpResponse:
     last = max(len(state.hands) - TABLE_HANDS, 0) if request.htmx else None
     can_score = request.role in ROLES_FOR["score"]  # type: ignore[attr-defined]
     rows = history(state, last=last)
-    context = {"game": state.game, "rows": hand_items(rows, game_id=pk, can_score=can_score)}
+    context = {"game": state.game, "rows": rows, "can_score": can_score}
     template = "games/game_hands.html#earlier" if request.htmx else "games/game_hands.html"
     return render(request, template, context)
 

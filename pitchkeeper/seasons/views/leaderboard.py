@@ -11,6 +11,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
 from pitchkeeper.clubs.access import club_view
+from pitchkeeper.games.words import point_name
 from pitchkeeper.seasons.ratings import ratings_pending
 from pitchkeeper.seasons.standings import (
     Leaderboard,
@@ -20,7 +21,6 @@ from pitchkeeper.seasons.standings import (
 from pitchkeeper.seasons.views.export import EXPORTS
 from pitchkeeper.seasons.views.shared import (
     NONE,
-    category_name,
     club_of,
     decimal,
     is_partial,
@@ -124,7 +124,7 @@ def _columns(board: Leaderboard) -> list[Column]:
         columns.append(
             Column(
                 f"cat:{key}",
-                _("%(point)s per hand") % {"point": category_name(key)},
+                _("%(point)s per hand") % {"point": point_name(key)},
                 lambda s, key=key: s.category_rate(key),
                 lambda s, key=key: percent(s.category_rate(key)),
                 True,

@@ -11,14 +11,13 @@ from django.views.decorators.http import require_GET
 
 from pitchkeeper.clubs.access import club_player, club_view
 from pitchkeeper.core.limits import page_number
-from pitchkeeper.games.words import preset_label
+from pitchkeeper.games.words import point_name, preset_label
 from pitchkeeper.seasons.ratings import ratings_pending
 from pitchkeeper.seasons.standings import (
     bid_order,
     player_stats,
 )
 from pitchkeeper.seasons.views.shared import (
-    category_name,
     decimal,
     is_partial,
     percent,
@@ -150,7 +149,7 @@ def player_page(request: HttpRequest, pk: int) -> HttpResponse:
         "rating_chart": rating_chart(found.history),
         "bid_chart": bid_chart(standing.by_bid) if standing else None,
         "points": [
-            (category_name(key), count, of, percent(count / of))
+            (point_name(key), count, of, percent(count / of))
             for key, (count, of) in sorted(standing.by_category.items(), key=_point_order)
         ]
         if standing

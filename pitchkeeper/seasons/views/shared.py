@@ -12,20 +12,10 @@ from django.utils.http import urlencode
 
 from pitchkeeper.clubs.access import ROLES_FOR
 from pitchkeeper.clubs.models import Club
-from pitchkeeper.games.words import CATEGORY_LABELS
-from pitchkeeper.rules import PRESETS
 from pitchkeeper.seasons.models import Season
 from pitchkeeper.seasons.spans import Span, span_for
 
-# The engine's own names for the points no translation covers yet.
-ENGINE_LABELS = {c.key: c.label for rules in PRESETS.values() for c in rules.categories}
-
-
 NONE = "—"
-
-
-def category_name(key: str) -> str:
-    return str(CATEGORY_LABELS.get(key, ENGINE_LABELS.get(key, key)))
 
 
 def span_of(request: HttpRequest) -> Span:
