@@ -5,8 +5,7 @@ The hand form's choice inputs are drawn in Python (games/forms/render.py); the p
 they sit in (templates/_field.html) and the hands (games/game_hands.html#hands) come from
 templates. This times the game screen (htmx, the part a hand's save redraws) as it is,
 then with the inputs drawn by Django's own widget templates (radio_option.html and the
-two it includes), then with the pitcher-and-bid grid (HandForm.contract_grid, laid out in
-Python) by a template loop, and the hand list partial alone, for its share of the screen. Run it
+two it includes), and the hand list partial alone, for its share of the screen. Run it
 by hand, from the repository root,
 
     .venv/bin/python bench/bench_render.py [--runs 40] [--hands 10] [--preset setback]
@@ -53,7 +52,6 @@ def main() -> None:
 def report(options: argparse.Namespace) -> None:
     import django
     from django.forms.renderers import DjangoTemplates
-    from django.template import engines
     from django.template.loader import render_to_string
     from django.test import Client
     from django.urls import reverse
@@ -62,7 +60,6 @@ def report(options: argparse.Namespace) -> None:
     from pitchkeeper.games.forms.hand import HandForm
     from pitchkeeper.games.replay import game_state
     from pitchkeeper.games.views.table import TABLE_HANDS
-    from pitchkeeper.rules import all_bids
 
     user, club, players, _where = table(options)
     state = build_game(players, options.hands)
@@ -78,22 +75,6 @@ def report(options: argparse.Namespace) -> None:
         return checked(200, client.get(url, **htmx))
 
     widgets_before, widgets_after = swapped(HandForm, "default_renderer", DjangoTemplates())
-    grid = engines["django"].from_string(
-        '{% for button, name, label in buttons %}<label class="pill">{{ button.tag }}<span>'
-        '<span class="visually-hidden">{{ name }} </span>{{ label }}</span></label>{% endfor %}'
-    )
-
-    def grid_by_template(form: HandForm) -> str:
-        """HandForm.contract_grid, by a template loop."""
-        width = len(form.order)
-        labels = [form._bid_label(bid) for bid in all_bids(form.state.record.rules)]
-        buttons = [
-            (button, form.order[index % width], labels[index // width])
-            for index, button in enumerate(form["contract"])
-        ]
-        return grid.render({"buttons": buttons})
-
-    grid_before, grid_after = swapped(HandForm, "contract_grid", property(grid_by_template))
     kept = game_state(game=state.game)
     rows = board.history(kept, first=max(len(kept.hands) - TABLE_HANDS, 0) + 1)
 
@@ -106,7 +87,6 @@ def report(options: argparse.Namespace) -> None:
         Case(BARE, lambda: checked(200, client.get("/bench/bare/"))),
         Case(SCREEN, screen),
         Case("  inputs by Django's widget templates", screen, widgets_before, widgets_after),
-        Case("  pitcher-and-bid grid by a template loop", screen, grid_before, grid_after),
         Case(f"  hand list partial alone ({len(rows)} hands)", hand_list),
     ]
     # The swaps draw the same page.

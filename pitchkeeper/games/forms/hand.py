@@ -5,13 +5,11 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
-from django.utils.html import format_html
-from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _
 
 from pitchkeeper.core.limits import PlainIntegerField
 from pitchkeeper.games.forms.auction import AuctionEntry
-from pitchkeeper.games.forms.render import ChoicesInPython, pill_tags
+from pitchkeeper.games.forms.render import ChoicesInPython
 from pitchkeeper.games.replay import GameState
 from pitchkeeper.games.words import NOBODY_WORDS, bid_label, category_label, refusal_text
 from pitchkeeper.rules import (
@@ -188,23 +186,15 @@ class HandForm(AuctionEntry, forms.Form):
         return bid_label(rules, bid)
 
     @property
-    def contract_grid(self) -> SafeString:
-        """The grid's buttons: for each bid in words, a button per player in bidding
-        order (with the player's name, which the label carries for screen readers).
-        Written here rather than by a template loop: the grid is the form's most buttons."""
+    def contract_cells(self) -> list[tuple[forms.BoundField, str, str]]:
+        """The grid's buttons with, for each, the player (in bidding order, which the
+        label carries for screen readers) and the bid in words."""
         width = len(self.order)
         labels = [self._bid_label(bid) for bid in all_bids(self.state.record.rules)]
-        return pill_tags(
-            (
-                button.tag(),
-                format_html(
-                    '<span class="visually-hidden">{} </span>{}',
-                    self.order[index % width],
-                    labels[index // width],
-                ),
-            )
+        return [
+            (button, self.order[index % width], labels[index // width])
             for index, button in enumerate(self["contract"])
-        )
+        ]
 
     @property
     def scores_before(self) -> dict[str, int]:

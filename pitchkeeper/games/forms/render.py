@@ -6,13 +6,11 @@ game screen took to render (bench/bench_render.py: drawn by those templates, the
 screen takes some 60% longer). ``option_tag`` writes the same HTML in plain Python
 (tests/games/test_form_render.py compares the two, option by option); everything else
 still comes from Django's templates, the pills the inputs are laid out in too
-(templates/_field.html). ``pill_tags`` lays out the pitcher-and-bid grid's, which the
-form builds with each button's hidden name (``HandForm.contract_grid``)."""
+(templates/_field.html, and games/_hand_fields.html for the pitcher-and-bid grid)."""
 
 from __future__ import annotations
 
 import html
-from collections.abc import Iterable
 from typing import Any
 
 from django.forms.renderers import DjangoTemplates
@@ -50,16 +48,6 @@ def option_tag(widget: dict[str, Any]) -> SafeString:
         # The newline is the one input.html ends with, which input_option.html keeps.
         tag = f"<label{label_for}>{tag}\n {escaped(widget['label'])}</label>"
     return mark_safe(tag)  # noqa: S308 - every value above is escaped
-
-
-def pill_tags(choices: Iterable[tuple[Any, Any]]) -> SafeString:
-    """``(input, label)`` pairs as pills: the input, then its label in a span."""
-    return mark_safe(  # noqa: S308 - both parts escaped, or safe already
-        "".join(
-            f'<label class="pill">{escaped(tag)}<span>{escaped(label)}</span></label>'
-            for tag, label in choices
-        )
-    )
 
 
 class ChoicesInPython(DjangoTemplates):
