@@ -253,6 +253,12 @@ def _log(
     return state
 
 
+def token_recorded(*, state: GameState, token: str | None) -> bool:
+    """Whether a hand of the game was saved with this entry form's one-time token: the
+    same save sent again (a double tap, a form resent), to be answered as the first."""
+    return token is not None and any(hand.token == token for hand in state.hands)
+
+
 @transaction.atomic
 def hand_record(
     *,
@@ -275,7 +281,7 @@ def hand_record(
     stored, so that a request replays the game once.
     """
     state = _locked_state(game, seen)
-    if token is not None and any(hand.token == token for hand in state.hands):
+    if token_recorded(state=state, token=token):
         return state
     if basis is not None:
         basis_check(state=state, basis=basis)
@@ -460,7 +466,7 @@ def change_restore(
     try:
         record = replace(parse_hand(change.before, state.record.rules), dealer=None)
         if change.after is None:
-            if any(hand.token == token for hand in state.hands):
+            if token_recorded(state=state, token=token):
                 return state
             return _insert(
                 state, number, record, user=user, action=HandChange.Action.RESTORE, token=token

@@ -21,7 +21,7 @@ from pitchkeeper.games.access import member_game
 from pitchkeeper.games.board import board, history
 from pitchkeeper.games.chart import chart
 from pitchkeeper.games.forms.hand import HandForm
-from pitchkeeper.games.hands import Basis, Conflict, basis_check, hand_record
+from pitchkeeper.games.hands import Basis, Conflict, basis_check, hand_record, token_recorded
 from pitchkeeper.games.models import Game
 from pitchkeeper.games.replay import GameState, game_state
 from pitchkeeper.games.words import refusal_text
@@ -222,7 +222,7 @@ def hand_add(request: HttpRequest, pk: int) -> HttpResponse:
         token, basis = _posted_token(request), posted_basis(request)
     except Unreadable:
         return unreadable_answer(request, game)
-    if token is not None and any(hand.token == token for hand in state.hands):
+    if token_recorded(state=state, token=token):
         # Recorded already (a double tap, a form sent again): answer as the first time,
         # even when that hand ended the game.
         return _saved(request, state)
