@@ -114,6 +114,16 @@ def test_every_module_says_what_it_is_for_and_stays_short(path):
     assert text.count("\n") <= MOST_LINES
 
 
+def plant(tmp_path: Path, folder: str, line: str) -> tuple[Path, Path]:
+    """A module holding ``line`` in ``folder`` of a package tree under ``tmp_path``, and
+    that tree's root, for the checks to read."""
+    root = tmp_path / "pitchkeeper"
+    planted = root / folder / "planted.py"
+    planted.parent.mkdir(parents=True)
+    planted.write_text(f'"""A module that imports what it should not."""\n{line}\n')
+    return planted, root
+
+
 @pytest.mark.parametrize(
     ("folder", "line", "caught"),
     [
@@ -130,11 +140,7 @@ def test_every_module_says_what_it_is_for_and_stays_short(path):
     ],
 )
 def test_the_check_catches_a_planted_wrong_import(tmp_path, folder, line, caught):
-    root = tmp_path / "pitchkeeper"
-    planted = root / folder / "planted.py"
-    planted.parent.mkdir(parents=True)
-    planted.write_text(f'"""A module that imports what it should not."""\n{line}\n')
-    assert bool(wrong_imports(planted, root)) is caught
+    assert bool(wrong_imports(*plant(tmp_path, folder, line))) is caught
 
 
 @pytest.mark.parametrize(
@@ -149,8 +155,4 @@ def test_the_check_catches_a_planted_wrong_import(tmp_path, folder, line, caught
     ],
 )
 def test_the_check_catches_a_planted_private_import(tmp_path, folder, line, caught):
-    root = tmp_path / "pitchkeeper"
-    planted = root / folder / "planted.py"
-    planted.parent.mkdir(parents=True)
-    planted.write_text(f'"""A module that imports what it should not."""\n{line}\n')
-    assert bool(private_imports(planted, root)) is caught
+    assert bool(private_imports(*plant(tmp_path, folder, line))) is caught
