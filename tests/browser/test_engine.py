@@ -1,7 +1,8 @@
 """The rules engine on the phone (static/js/engine.js, Brython in a Web Worker) gives
 exactly the server's results: every finished game of the fixtures, whole and played on
-from its middle, every conformance vector the engine tests wrote
-(tests/rules/fixtures/engine_vectors.json), and the engine's refusals word for word.
+from its middle, every game of the conformance vectors (tests/rules/fixtures/
+engine_vectors.json: the games the engine's tests replay, each scored by the server's
+engine as the test runs), and the engine's refusals word for word.
 
 The runtime starts once for the module (a few seconds); each game is then one message,
 and the vectors go to the page in one call.
@@ -125,12 +126,13 @@ def test_a_hand_the_rules_refuse_is_refused_in_the_same_words(engine):
 
 def test_every_engine_vector_as_the_server_scores_it(engine):
     answers = engine.evaluate(PROJECT_EACH, [game_of(vector) for vector in VECTORS_DATA])
+    server = [expected_of(vector) for vector in VECTORS_DATA]
 
     assert len(answers) == len(VECTORS_DATA)
     differ = [
-        f"{vector['id']}: phone {answer!r}, server (the vector) {expected_of(vector)!r}"
-        for vector, answer in zip(VECTORS_DATA, answers, strict=True)
-        if {key: value for key, value in answer.items() if key != "in_hole"} != expected_of(vector)
+        f"{vector['id']}: phone {answer!r}, server {expected!r}"
+        for vector, answer, expected in zip(VECTORS_DATA, answers, server, strict=True)
+        if {key: value for key, value in answer.items() if key != "in_hole"} != expected
     ]
     assert not differ, "\n".join(differ)
     # Both kinds are in the run: games scored and games refused.

@@ -1,10 +1,11 @@
 """Writes the engine's conformance vectors: ``pytest tests/rules --write-vectors``.
 
-Every game the engine tests replay (``replay`` and ``GameRecord.replay``) is kept with
-what the engine gave: its result, or its refusal's message. At the end of the run they
-are written, deduplicated and in a fixed order, to ``fixtures/engine_vectors.json``,
-which ``test_vectors.py`` checks against the engine and the browser tests run through
-the phone's engine (``tests/browser/test_engine.py``).
+Every game the engine tests replay (``replay`` and ``GameRecord.replay``) is kept: the
+game only, not what the engine gave, so that the file is a corpus of games and never a
+snapshot of answers. At the end of the run they are written, deduplicated and in a fixed
+order, to ``fixtures/engine_vectors.json``; the browser tests run each through the
+phone's engine and the server's at the same time and fail on any difference
+(``tests/browser/test_engine.py``), and ``test_vectors.py`` checks the corpus itself.
 
 Only games that read back from the format unchanged are kept (a test may hand the
 engine a hand the format's parser refuses first, in other words), and none from
@@ -27,7 +28,7 @@ import pitchkeeper.rules.engine
 import pitchkeeper.rules.record
 from pitchkeeper.rules import PRESETS, RuleError, parse_game, replay, resolve_rules
 from pitchkeeper.rules.engine import GameResult, HandRecord
-from pitchkeeper.rules.record import GameRecord, game_to_data, parse_hands, result_to_data
+from pitchkeeper.rules.record import GameRecord, game_to_data, parse_hands
 from pitchkeeper.rules.ruleset import Ruleset
 from pitchkeeper.rules.seating import Seating
 
@@ -69,8 +70,8 @@ def rules_data(rules: Ruleset) -> str | dict[str, Any]:
 def vector(
     rules: Ruleset, seating: Seating, first_dealer: str, hands: Sequence[HandRecord]
 ) -> dict[str, Any] | None:
-    """The game as the format writes it with what the engine gives it (``result``, or
-    ``refused``: the message); None when the format does not read it back as it is."""
+    """The game as the format writes it; None when the format does not read it back as
+    it is."""
     record = GameRecord(rules, seating, first_dealer, tuple(hands))
     data = game_to_data(record)
     data["rules"] = rules_data(rules)
@@ -86,10 +87,6 @@ def vector(
             return None
     except RuleError:
         return None
-    try:
-        data["result"] = result_to_data(replay(rules, seating, first_dealer, hands))
-    except RuleError as error:
-        data["refused"] = str(error)
     return data
 
 
