@@ -23,6 +23,7 @@ from pitchkeeper.seasons.views.shared import (
     is_partial,
     percent,
     season_picker,
+    signed,
     span_of,
     span_query,
 )
@@ -136,6 +137,7 @@ def player_page(request: HttpRequest, pk: int) -> HttpResponse:
         "player": player,
         "stats": found,
         "standing": standing,
+        "chips": signed(standing.chips) if standing else None,
         # Plural forms ("1 очко", "-2 очка") go by the number without its sign.
         "games": [
             (
