@@ -13,6 +13,7 @@ from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from pitchkeeper.games.chips import chips_said
 from pitchkeeper.games.replay import GameState
 from pitchkeeper.games.words import bid_label, category_label, points_taken
 from pitchkeeper.rules import (
@@ -47,11 +48,7 @@ class Payment:
     money: Decimal | None
 
     def __str__(self) -> str:
-        text = ngettext(
-            "%(payer)s pays %(payee)s %(chips)d chip",
-            "%(payer)s pays %(payee)s %(chips)d chips",
-            self.chips,
-        ) % {"payer": self.payer, "payee": self.payee, "chips": self.chips}
+        text = chips_said(self.chips, "pays", payer=self.payer, payee=self.payee)
         if self.money is not None:
             # In the reader's number format: 1.50 in English, 1,50 in Russian and Norwegian.
             text += f" ({number_format(self.money, 2)})"

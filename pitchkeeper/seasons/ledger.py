@@ -60,10 +60,11 @@ def _payments_in(club: Club, span: Span) -> QuerySet[Payment]:
 
 def ledger(*, club: Club, span: Span) -> Ledger:
     """Every player's net chips over the span from the games' settlements, less the
-    payments recorded on it, and the fewest payments that settle the rest: six queries."""
+    payments recorded on it (a player who is square too), and the fewest payments that
+    settle the rest: six queries."""
     months, edges = span.parts()
     chips: dict[int, int] = defaultdict(int)
-    rollup = MonthLine.objects.filter(months, club=club).values("player_id")
+    rollup = MonthLine.objects.filter(months, club=club, games__gt=0).values("player_id")
     per_game = GameLine.objects.filter(edges, club=club, counted=True).values("player_id")
     for rows in (rollup, per_game):
         for row in rows.annotate(total=Sum("chips")):
@@ -75,12 +76,12 @@ def ledger(*, club: Club, span: Span) -> Ledger:
         paid[payment.payer_id] += payment.chips
         received[payment.payee_id] += payment.chips
     names = dict(Player.objects.filter(club=club).values_list("pk", "name"))
+    # Everyone who played a counted game or paid in the span, square or not.
     balances = {
         pk: Balance(pk, names[pk], chips[pk], paid[pk], received[pk])
         for pk in {*chips, *paid, *received}
-        if chips[pk] or paid[pk] or received[pk]
     }
-    plan = _plan({pk: b.balance for pk, b in balances.items()})
+    plan = _plan({pk: b.balance for pk, b in balances.items() if b.balance})
     return Ledger(
         span,
         sorted(balances.values(), key=lambda b: (-b.balance, b.name.casefold())),
@@ -144,6 +145,21 @@ def payment_record(
     return Payment.objects.create(
         club=club, season=span.season, payer=payer, payee=payee, chips=chips, by=by
     )
+
+
+@transaction.atomic
+def payment_take_back(*, club: Club, payment_id: int) -> Payment:
+    """Take back a payment recorded on the club's ledger (marked by mistake, or twice):
+    it counts on no ledger any more, so the balances are again what the games made
+    them less the other payments. Raises Payment.DoesNotExist for a payment the club
+    has not (another club's, or one already taken back)."""
+    payment = (
+        Payment.objects.select_for_update(of=("self",))
+        .select_related("payer", "payee")
+        .get(club=club, pk=payment_id)
+    )
+    payment.delete()
+    return payment
 
 
 def season_games(*, club: Club, span: Span) -> QuerySet[Game]:

@@ -3,6 +3,7 @@ a fixed number of queries from the rollups and the part-months at a span's edges
 
 from __future__ import annotations
 
+from collections import defaultdict
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -211,10 +212,12 @@ class PlayerStats:
     history: list[tuple[datetime, float, float]]
     games: list[GameLine]
     more: bool
+    # Who played each of ``games`` (by game id): their lines, the best placed first.
+    tables: dict[int, list[GameLine]]
 
 
 def player_stats(*, player: Player, span: Span, page: int = 1, per_page: int = 20) -> PlayerStats:
-    """One player's figures over the span: ten queries, whatever the number of games
+    """One player's figures over the span: eleven queries, whatever the number of games
     (four more when it starts or ends in the middle of a month)."""
     club = player.club_id
     standing = _gather(club, span, player).get(player.pk)
@@ -226,9 +229,17 @@ def player_stats(*, player: Player, span: Span, page: int = 1, per_page: int = 2
     mine = GameLine.objects.filter(moments, player=player, counted=True)
     opponents = _opponents(player, span)
     history = _history(player, span, standing.games if standing else 0)
-    games = page_of(
-        mine.select_related("game").order_by("-finished_at", "-game_id"), page, per_page
+    ordered = mine.order_by("-finished_at", "-game_id")
+    games = page_of(ordered.select_related("game"), page, per_page)
+    # The page's games by a subquery, not by their ids: a page without games costs
+    # the query too, so the page's count stays the same.
+    start = (games.number - 1) * per_page
+    tables: dict[int, list[GameLine]] = defaultdict(list)
+    at_table = GameLine.objects.filter(
+        game__in=Subquery(ordered.values("game_id")[start : start + per_page])
     )
+    for line in at_table.select_related("player").order_by("place", "side", "player__name"):
+        tables[line.game_id].append(line)
     return PlayerStats(
         span,
         standing,
@@ -237,6 +248,7 @@ def player_stats(*, player: Player, span: Span, page: int = 1, per_page: int = 2
         history,
         list(games),
         games.has_next(),
+        tables,
     )
 
 

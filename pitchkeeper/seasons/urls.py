@@ -13,5 +13,10 @@ urlpatterns = [
     path("<int:pk>/", seasons.season_edit, name="season_edit"),
     path("players/<int:pk>/", player.player_page, name="player_stats"),
     path("ledger/", ledger.ledger_page, name="ledger"),
+    path(
+        "ledger/payments/<int:pk>/take-back/",
+        ledger.payment_take_back_page,
+        name="payment_take_back",
+    ),
     path("export/<str:name>", export.season_export, name="season_export"),
 ]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+from typing import Any
 
 import segno
 from django import template
@@ -12,6 +13,7 @@ from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 
+from pitchkeeper.games.chips import chips_said
 from pitchkeeper.games.models import Game
 from pitchkeeper.games.words import bid_label
 from pitchkeeper.rules import Bid, Ruleset
@@ -58,3 +60,10 @@ def _qr_svg(url: str, label: str) -> SafeString:
 def bid_words(bid: Bid | None, rules: Ruleset) -> str:
     """``{{ hand.bid|bid_words:rules }}``: a bid in words, "6 for 12" or "Shoot the moon"."""
     return "" if bid is None else bid_label(rules, bid)
+
+
+@register.simple_tag(name="chips")
+def chips_tag(chips: int, phrase: str = "chips", sign: bool = False, **words: Any) -> str:
+    """``{% chips -1 %}`` is "-1 chip"; ``{% chips 3 "pays" payer=a payee=b %}`` a whole
+    phrase (games.chips, the one way chips are worded)."""
+    return chips_said(chips, phrase, sign=sign, **{key: str(value) for key, value in words.items()})

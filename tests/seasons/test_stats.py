@@ -513,8 +513,8 @@ def test_the_ledger_nets_chips_and_payments(make_game, club, user):
     team_game(make_game)  # Ann +1, Cy +1, Bob -1, Dee -1
     span = Span(None)
     found = ledger(club=club, span=span)
-    # Ann is square (-1 + 1) and not listed.
-    assert {b.name: b.balance for b in found.balances} == {"Bob": 2, "Cy": -1, "Dee": -1}
+    # Ann is square (-1 + 1), and listed: she played.
+    assert {b.name: b.balance for b in found.balances} == {"Ann": 0, "Bob": 2, "Cy": -1, "Dee": -1}
     assert {(p.name, q.name, n) for p, q, n in found.payments} == {
         ("Cy", "Bob", 1),
         ("Dee", "Bob", 1),

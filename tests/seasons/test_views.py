@@ -91,8 +91,13 @@ def test_the_leaderboard_shows_every_figure(client, season_games):
 
 
 def names_in_order(html: str) -> list[str]:
-    rows = html.split("<tbody>")[1].split("</tbody>")[0]
-    return [part.split("</a>")[0].split(">")[-1] for part in rows.split('<th scope="row">')[1:]]
+    rows = html.split('<ol class="plain standings"')[1].split("</ol>")[0]
+    return re.findall(r'<span class="name">([^<]*)</span>', rows)
+
+
+def sorted_by(html: str) -> str:
+    """The column the sort control shows as chosen."""
+    return re.findall(r'<option value="([^"]+)" selected>', html.split('id="sort"')[1])[0]
 
 
 def test_the_leaderboard_sorts_by_any_column(client, season_games):
@@ -103,7 +108,7 @@ def test_the_leaderboard_sorts_by_any_column(client, season_games):
     by_place = names_in_order(body(client.get(reverse("leaderboard") + "?sort=place", **HTMX)))
     assert by_place == ["Ann", "Bob", "Cy", "Dee"]  # 1.5, 1.5, 2, 2: the best first
     html = body(client.get(reverse("leaderboard") + "?sort=nonsense"))
-    assert 'aria-sort="descending"' in html  # an unknown column sorts by the default
+    assert sorted_by(html) == "wins"  # an unknown column sorts by the default
     assert "Ranked by wins, then net chips" in html
 
 
@@ -117,22 +122,56 @@ def test_the_leaderboard_ranks_by_wins_then_chips_and_says_so(client, season_gam
     for html in (page, fragment):
         assert "Ranked by wins, then net chips" in html
         assert names_in_order(html) == ["Bob", "Ann", "Cy", "Dee"]
-        assert html.split("<thead>")[1].index(">Wins") < html.split("<thead>")[1].index(">Rating")
+        assert sorted_by(html) == "wins"
+        # The note on the rating says what sorting by it does, not that the board
+        # always goes by it.
+        assert "the board ranks by the cautious estimate" not in html
+        assert "Sorted by rating, the board goes by the cautious estimate" in html
     by_rating = body(client.get(reverse("leaderboard") + "?sort=rating"))
-    assert "Ranked by Rating" in by_rating
-    assert 'aria-sort="descending"' in by_rating.split(">Rating")[0].rsplit("<th", 1)[1]
+    assert "Ranked by the cautious rating (rating less three times its uncertainty)" in by_rating
+    assert sorted_by(by_rating) == "rating"
     assert "the other way round" in body(client.get(reverse("leaderboard") + "?sort=-wins"))
+
+
+def test_each_player_shows_the_headline_figures_and_the_rest_a_tap_away(client, season_games):
+    """Wins, games and net chips on the player's line, with the figure sorted by; every
+    other figure and the player page inside the line's fold-out."""
+    for url in ("?season=all", "?season=all&sort=rating"):
+        for html in (
+            body(client.get(reverse("leaderboard") + url)),
+            body(client.get(reverse("leaderboard") + url, **HTMX)),
+        ):
+            bob = html.split('<span class="name">Bob</span>')[1].split("</li>")[0]
+            summary, folded = bob.split("</summary>")
+            headline = re.findall(r"<span>([^<]+) <strong>", summary)
+            expected = ["Wins", "Games", "Net chips"] + (["Rating"] if "rating" in url else [])
+            assert headline == expected
+            assert "<strong>+2</strong>" in summary
+            assert "<dt>Points per hand" in folded and "<dt>Revokes" in folded
+            assert reverse("player_stats", args=[season_games.pk]) in folded
 
 
 def test_the_player_page(client, season_games):
     bob = season_games
     html = body(client.get(reverse("player_stats", args=[bob.pk])))
-    assert "<h1>Bob</h1>" in html
+    assert '<h1 class="name">Bob</h1>' in html
     assert "Partners and opponents" in html and "Dee" in html
     assert "Longest winning streak: 1 game" in html
     assert "Bids made, by bid" in html and "<rect" in html
     assert "Points taken" in html
     assert html.count('class="game"') == 2
+
+
+def test_each_game_on_the_player_page_says_who_played_and_who_won(client, season_games):
+    """Two games of the same rules on the same day are told apart by their table."""
+    url = reverse("player_stats", args=[season_games.pk]) + "?season=all"
+    for html in (body(client.get(url)), body(client.get(url, **HTMX))):
+        games = html.split('<ul class="plain games">')[1].split("</ul>")[0].split("<li>")[1:]
+        team, smudge = games  # the latest first
+        assert "Us won" in team and "Ann, Cy, Bob, Dee" in team
+        assert "place 2 of 2" in team and "· team Them" in team
+        assert "Bob won" in smudge and "Bob, Ann, Cy" in smudge
+        assert "place" not in smudge and "+3 chips" in smudge
 
 
 def test_the_player_pages_older_games(client, make_game, club):
@@ -163,13 +202,21 @@ def test_recording_a_payment(client, season_games):
     assert "Dee pays Bob" not in html and "Dee paid Bob 1 chip" in html
 
 
+def balances(html: str) -> list[tuple[str, str]]:
+    """The ledger's balances as shown: (name, balance)."""
+    return re.findall(
+        r'<li class="balance">\s*<span class="name">([^<]+)</span>.*?<strong[^>]*>([^<]+)</strong>',
+        html,
+        re.S,
+    )
+
+
 def test_the_ledger_page_shows_each_contway_player_the_sides_amount(client, make_game):
     contway_game(make_game)
     url = reverse("ledger") + "?season=all"
 
     for html in (body(client.get(url)), body(client.get(url, **HTMX))):
-        rows = re.findall(r'<th scope="row">(\w+)</th>\s*<td[^>]*><strong>([^<]+)</strong>', html)
-        assert sorted(rows) == [("Ann", "-2"), ("Bob", "+2"), ("Cy", "-2"), ("Dee", "+2")]
+        assert sorted(balances(html)) == [("Ann", "-2"), ("Bob", "+2"), ("Cy", "-2"), ("Dee", "+2")]
     assert "<html" in body(client.get(url)) and "<html" not in body(client.get(url, **HTMX))
 
 
@@ -247,6 +294,7 @@ def test_another_clubs_things_are_not_found(client, season_games, stranger, htmx
     headers = HTMX if htmx else {}
     xu, season, game = stranger
     bob = season_games
+    theirs = Payment.objects.create(club=xu.club, payer=xu, payee=game.seats.last().player, chips=1)
     for method, url, data in [
         ("get", reverse("player_stats", args=[xu.pk]), {}),
         ("get", reverse("leaderboard") + f"?season={season.pk}", {}),
@@ -260,8 +308,11 @@ def test_another_clubs_things_are_not_found(client, season_games, stranger, htmx
     ]:
         response = getattr(client, method)(url, data, **headers)
         assert response.status_code == 404, (method, url, response.status_code)
+    # Their payment is not on this club's ledger, as one taken back already is not.
+    response = client.post(reverse("payment_take_back", args=[theirs.pk]), **headers)
+    assert response.status_code == 409 and "not on the ledger" in body(response)
     assert Season.objects.filter(pk=season.pk).exists()
-    assert not Payment.objects.exists()
+    assert list(Payment.objects.all()) == [theirs]
     game.refresh_from_db()
     assert game.counts
 
@@ -349,12 +400,13 @@ def test_pages_cost_a_fixed_number_of_queries(client, make_game, club, season_ga
     # Session, user and membership (3) and the seasons for the picker (1), then all
     # time from the monthly rollups: the leaderboard's sums, tallies and ratings (3); a
     # player (1) with sums, tallies, rating, opponents, rating history (its first and
-    # last game, then its points), games and streaks (8); on those two, whether ratings
+    # last game, then its points), games, who played them and streaks (9); on those
+    # two, whether ratings
     # are being re-rated (1); the ledger's chips, payments, names, chip value and the
     # players to pick from (5). A season adds itself (1) and, when it starts or ends in
     # the middle of a month, the games of those days (1 for the ledger, 2 for the
     # leaderboard, 4 for a player: sums, tallies, opponents and streaks).
-    [("leaderboard", 8), ("player", 14), ("ledger", 9), ("seasons", 4)],
+    [("leaderboard", 8), ("player", 15), ("ledger", 9), ("seasons", 4)],
 )
 def test_query_counts(client, season_games, django_assert_num_queries, page, queries):
     url = pages(season_games)[page] + "?season=all"

@@ -54,6 +54,9 @@ class Column:
 
 # What a casual table expects at the top: the most wins, ties broken by chips.
 DEFAULT_SORT = "wins"
+# The figures a casual table looks at first, on each player's line; the rest, and the
+# figure sorted by, are a tap away.
+HEADLINE = ("wins", "games", "chips")
 
 
 def _columns(board: Leaderboard) -> list[Column]:
@@ -72,6 +75,7 @@ def _columns(board: Leaderboard) -> list[Column]:
             _("Rating"),
             lambda s: s.rating,
             lambda s: NONE if s.mu is None else f"{decimal(s.mu, 1)} ± {decimal(s.sigma, 1)}",
+            ranking=_("the cautious rating (rating less three times its uncertainty)"),
         ),
         Column("games", _("Games"), lambda s: s.games, lambda s: _with_team(s.games, s.team_games)),
         Column(
@@ -169,23 +173,25 @@ def leaderboard_page(request: HttpRequest) -> HttpResponse:
     board = leaderboard(club=club_of(request), span=span)
     columns = _columns(board)
     standings, sort = _sorted(board, columns, request.GET.get("sort", DEFAULT_SORT))
-    ranked_by = next(c for c in columns if c.key == sort.removeprefix("-")).ranked_by
-    headers = [
-        {
-            "column": column,
-            "sorted": sort.removeprefix("-") == column.key,
-            "descending": (sort.startswith("-") == column.low_first),
-            "link": span_query(span, sort=column.key if sort != column.key else f"-{column.key}"),
-        }
-        for column in columns
-    ]
+    by_key = {column.key: column for column in columns}
+    sorted_by = sort.removeprefix("-")
+    headline = [by_key[key] for key in dict.fromkeys((*HEADLINE, sorted_by))]
     context = {
         **season_picker(request, span),
         "rerating": ratings_pending(club_id=club_of(request).pk),
-        "headers": headers,
-        "rows": [(s, [c.text(s) for c in columns]) for s in standings],
+        "columns": columns,
+        "rows": [
+            {
+                "standing": s,
+                "headline": [(c.label, c.text(s)) for c in headline],
+                "figures": [(c, c.text(s)) for c in columns],
+            }
+            for s in standings
+        ],
         "sort": sort,
-        "ranked_by": ranked_by,
+        "sorted_by": sorted_by,
+        "other_way": span_query(span, sort=sorted_by if sort.startswith("-") else f"-{sort}"),
+        "ranked_by": by_key[sorted_by].ranked_by,
         "reversed": sort.startswith("-"),
         "exports": [(name, span_query(span)) for name in EXPORTS],
     }

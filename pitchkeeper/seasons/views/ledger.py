@@ -10,12 +10,14 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_http_methods
+from django.views.decorators.http import require_http_methods, require_POST
 
 from pitchkeeper.clubs.access import club_player, club_view
 from pitchkeeper.clubs.models import Player
 from pitchkeeper.core.limits import plain_int
-from pitchkeeper.seasons.ledger import ledger, payment_record
+from pitchkeeper.games.chips import chips_said
+from pitchkeeper.seasons.ledger import ledger, payment_record, payment_take_back
+from pitchkeeper.seasons.models import Payment
 from pitchkeeper.seasons.spans import Span
 from pitchkeeper.seasons.views.shared import (
     club_of,
@@ -77,6 +79,29 @@ def ledger_page(request: HttpRequest) -> HttpResponse:
             messages.success(request, notice)
             if not request.htmx:
                 return redirect(reverse("ledger") + span_query(span))
+    return _ledger_page(request, span, status)
+
+
+@require_POST
+@club_view()
+def payment_take_back_page(request: HttpRequest, pk: int) -> HttpResponse:
+    """Take back a recorded payment (a "Mark as paid" tapped by mistake)."""
+    span = span_of(request)
+    try:
+        payment = payment_take_back(club=club_of(request), payment_id=pk)
+    except Payment.DoesNotExist:
+        messages.error(request, _("That payment is not on the ledger: it was taken back already."))
+        return _ledger_page(request, span, 409)
+    notice = chips_said(
+        payment.chips, "taken back", payer=payment.payer.name, payee=payment.payee.name
+    )
+    messages.success(request, notice)
+    if not request.htmx:
+        return redirect(reverse("ledger") + span_query(span))
+    return _ledger_page(request, span)
+
+
+def _ledger_page(request: HttpRequest, span: Span, status: int = 200) -> HttpResponse:
     template = "seasons/ledger.html#ledger" if is_partial(request) else "seasons/ledger.html"
     return render(request, template, _ledger_context(request, span), status=status)
 

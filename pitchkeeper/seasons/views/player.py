@@ -12,6 +12,7 @@ from django.views.decorators.http import require_GET
 from pitchkeeper.clubs.access import club_player, club_view
 from pitchkeeper.core.limits import page_number
 from pitchkeeper.games.words import point_name, preset_label
+from pitchkeeper.seasons.models import GameLine
 from pitchkeeper.seasons.ratings import ratings_pending
 from pitchkeeper.seasons.standings import (
     bid_order,
@@ -22,6 +23,7 @@ from pitchkeeper.seasons.views.shared import (
     is_partial,
     percent,
     season_picker,
+    signed,
     span_of,
     span_query,
 )
@@ -135,13 +137,14 @@ def player_page(request: HttpRequest, pk: int) -> HttpResponse:
         "player": player,
         "stats": found,
         "standing": standing,
+        "chips": signed(standing.chips) if standing else None,
         # Plural forms ("1 очко", "-2 очка") go by the number without its sign.
         "games": [
             (
                 line,
                 preset_label(line.game.rules.get("preset", "")),
                 abs(line.score),
-                abs(line.chips),
+                *_at_table(found.tables[line.game_id]),
             )
             for line in found.games
         ],
@@ -159,6 +162,14 @@ def player_page(request: HttpRequest, pk: int) -> HttpResponse:
         return render(request, "seasons/player.html#games", context)
     template = "seasons/player.html#stats" if is_partial(request) else "seasons/player.html"
     return render(request, template, context)
+
+
+def _at_table(lines: list[GameLine]) -> tuple[str, str]:
+    """Who won a game (a team by its name; empty for a draw) and who played it."""
+    winners = dict.fromkeys(
+        line.side if line.team else line.player.name for line in lines if line.won
+    )
+    return ", ".join(winners), ", ".join(line.player.name for line in lines)
 
 
 def _point_order(item: tuple[str, tuple[int, int]]) -> tuple[int, str]:
