@@ -127,6 +127,10 @@ class Game(models.Model):
     # against the revision its page was made from, so that it is never recorded under a
     # deal that moved meanwhile.
     revision = models.PositiveIntegerField(_("revision"), default=0)
+    # The scores as the engine left them at the last save, for the home screen, which
+    # lists games without replaying them (games.replay.standing_of: each side's score in
+    # seat order, a player's id or a team's name, and the id of the next hand's dealer).
+    standing = models.JSONField(_("standing"), null=True, blank=True)
 
     # Every query sees deleted games too (admin, exports, the stats): a screen for the
     # players asks for ``alive()`` ones.
