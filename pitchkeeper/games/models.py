@@ -160,6 +160,19 @@ class Game(models.Model):
                 name="game_club_chip_value",
                 condition=models.Q(counts=True, deleted_at=None, finished_at__isnull=False),
             ),
+            # The home screen's lists, newest first, read in order from an index instead
+            # of sorting every game of the club: all games (the finished ones, the last
+            # one), and the few in progress apart, however old they are.
+            models.Index(
+                fields=["club", "-created", "-id"],
+                name="game_club_created",
+                condition=models.Q(deleted_at=None),
+            ),
+            models.Index(
+                fields=["club", "-created", "-id"],
+                name="game_club_playing",
+                condition=models.Q(deleted_at=None, finished_at=None),
+            ),
         ]
 
     def __str__(self) -> str:

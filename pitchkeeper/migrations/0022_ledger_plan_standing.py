@@ -1,5 +1,5 @@
 # A game's standing, stored at every save for the home screen, which then replays no
-# game: the games in progress stored before it are replayed once here (the finished ones
+# game, and the indexes its lists are read from, newest first: the games in progress stored before it are replayed once here (the finished ones
 # are not listed with scores). And the plans of payments kept in the database for every
 # worker to read (seasons.ledger).
 
@@ -19,9 +19,14 @@ def standing_of_games_in_progress(apps, schema_editor):
         Prefetch("hands", queryset=Hand.objects.order_by("number")),
     )
     for game in games.iterator(chunk_size=200):
-        game.standing = standing_replayed(
-            game=game, seats=list(game.seats.all()), hands=list(game.hands.all())
-        )
+        try:
+            game.standing = standing_replayed(
+                game=game, seats=list(game.seats.all()), hands=list(game.hands.all())
+            )
+        except (KeyError, ValueError):  # ValueError: the engine's RuleError too
+            # A game the engine cannot read (its first dealer not seated) is listed
+            # without scores, as it was shown nowhere with any.
+            continue
         game.save(update_fields=["standing"])
 
 
@@ -37,6 +42,22 @@ class Migration(migrations.Migration):
             field=models.JSONField(blank=True, null=True, verbose_name="standing"),
         ),
         migrations.RunPython(standing_of_games_in_progress, migrations.RunPython.noop),
+        migrations.AddIndex(
+            model_name="game",
+            index=models.Index(
+                condition=models.Q(("deleted_at", None)),
+                fields=["club", "-created", "-id"],
+                name="game_club_created",
+            ),
+        ),
+        migrations.AddIndex(
+            model_name="game",
+            index=models.Index(
+                condition=models.Q(("deleted_at", None), ("finished_at", None)),
+                fields=["club", "-created", "-id"],
+                name="game_club_playing",
+            ),
+        ),
         migrations.CreateModel(
             name="LedgerPlan",
             fields=[

@@ -209,3 +209,30 @@ def test_a_game_untouched_for_long_is_marked_abandoned_and_can_be_deleted(
     hand_record(game=old, record=smudge("Bob"))
     html = client.get(reverse("home")).content.decode()
     assert ">abandoned</span>" not in html
+
+
+def test_the_home_screens_lists_are_read_in_order_from_an_index(client, make_game, finished):
+    make_game()
+    finished()
+    with CaptureQueriesContext(connection) as captured:
+        assert client.get(reverse("home")).status_code == 200
+    listed = [
+        q["sql"]
+        for q in captured
+        if 'ORDER BY "pitchkeeper_game"."created" DESC' in q["sql"]
+        and "pitchkeeper_seat" not in q["sql"]
+    ]
+    assert len(listed) == 3  # in progress, finished, the last game
+    with connection.cursor() as cursor:
+        for sql in listed:
+            if connection.vendor == "postgresql":
+                # A few test rows are read faster without an index: the plan asked for
+                # is the one a large club gets.
+                cursor.execute("SET LOCAL enable_seqscan = off")
+                cursor.execute("EXPLAIN " + sql)
+                plan = "\n".join(row[0] for row in cursor.fetchall())
+                assert "Sort" not in plan, plan
+            else:
+                cursor.execute("EXPLAIN QUERY PLAN " + sql)
+                plan = "\n".join(row[-1] for row in cursor.fetchall())
+                assert "TEMP B-TREE" not in plan, plan
