@@ -112,20 +112,20 @@ def hand_post(record: Any) -> dict[str, str]:
 
 def hands_played(request: Callable[[], Any]) -> int:
     """How many hands the engine plays for one request (a replay plays them all)."""
-    from pitchkeeper.rules.engine import _Game
+    from pitchkeeper.rules.engine import RunningGame
 
     played = []
-    play = _Game.play
+    play = RunningGame.play
 
-    def counted(self: _Game, record: Any) -> None:
+    def counted(self: RunningGame, record: Any) -> None:
         played.append(1)
         play(self, record)
 
-    _Game.play = counted  # type: ignore[method-assign]
+    RunningGame.play = counted  # type: ignore[method-assign]
     try:
         request()
     finally:
-        _Game.play = play  # type: ignore[method-assign]
+        RunningGame.play = play  # type: ignore[method-assign]
     return len(played)
 
 

@@ -1,5 +1,6 @@
 """Django as the benchmarks run it: the project's settings with DEBUG off, a given
-SQLite database, and a URL module of the benchmark's own in front of the app's."""
+database (a SQLite file, or any DATABASE_URL: PostgreSQL too), and a URL module of the
+benchmark's own in front of the app's."""
 
 from __future__ import annotations
 
@@ -15,12 +16,23 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def configure(database: Path, extra_urls: Callable[[], list[Any]] = list) -> None:
-    """Set Django up on ``database``; ``extra_urls()`` (called once Django is ready)
-    gives the benchmark's own URL patterns, put before a bare view and the app's."""
+def database_url(database: Path | str) -> str:
+    """A SQLite file's path as a database URL; a URL as it is."""
+    return database if isinstance(database, str) and "://" in database else f"sqlite:///{database}"
+
+
+def configure(
+    database: Path | str,
+    extra_urls: Callable[[], list[Any]] = list,
+    others: dict[str, str] | None = None,
+) -> None:
+    """Set Django up on ``database`` (a SQLite file or a database URL); ``extra_urls()``
+    (called once Django is ready) gives the benchmark's own URL patterns, put before a
+    bare view and the app's. ``others``: more databases by alias, as URLs of the same
+    kind as ``database``, configured as the project configures its own."""
     sys.path.insert(0, str(ROOT))
     os.environ["DJANGO_SETTINGS_MODULE"] = "pitchkeeper.settings"
-    os.environ["DATABASE_URL"] = f"sqlite:///{database}"
+    os.environ["DATABASE_URL"] = database_url(database)
     os.environ["DEBUG"] = "0"
     os.environ["SECRET_KEY"] = secrets.token_urlsafe(40)
     os.environ["ALLOWED_HOSTS"] = "testserver"
@@ -37,6 +49,13 @@ def configure(database: Path, extra_urls: Callable[[], list[Any]] = list) -> Non
         **settings.STORAGES,
         "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
     }
+    import dj_database_url
+
+    for alias, url in (others or {}).items():
+        settings.DATABASES[alias] = {
+            **dj_database_url.parse(url, conn_max_age=600, conn_health_checks=True),
+            "OPTIONS": settings.DATABASES["default"].get("OPTIONS", {}),
+        }
     django.setup()
 
     from django.http import HttpRequest, HttpResponse

@@ -37,18 +37,18 @@ class Figure:
     p90_ms: float = 0.0  # the 90th percentile of the time
 
 
-def interleaved(
+def timed(
     cases: list[Case],
     *,
     rounds: int,
     warm_up: int,
     seed: int = 1,
     clock: Callable[[], float] = time.perf_counter,
-) -> dict[str, Figure]:
-    """Every case's median time and median per-round ratio to the case named BARE.
-    ``clock``: wall time, or the process's CPU time (time.process_time), which leaves
-    out the time spent waiting for a core that other work holds."""
-    assert any(case.name == BARE for case in cases), "the bare view is the yardstick"
+) -> dict[str, list[float]]:
+    """Every case's time (s) in each round after the warm-up, the cases of a round run
+    in a fresh random order. ``clock``: wall time, or the process's CPU time
+    (time.process_time), which leaves out the time spent waiting for a core that other
+    work holds (and a database server's own time)."""
     rng = random.Random(seed)
     times: dict[str, list[float]] = {case.name: [] for case in cases}
     for number in range(warm_up + rounds):
@@ -64,12 +64,34 @@ def interleaved(
                 case.after()
             if number >= warm_up:
                 times[case.name].append(elapsed)
+    return times
+
+
+def spread(values: list[float]) -> tuple[float, float, float]:
+    """The median, the 90th percentile and the maximum."""
+    p90 = (
+        statistics.quantiles(values, n=10, method="inclusive")[-1] if len(values) > 1 else values[0]
+    )
+    return statistics.median(values), p90, max(values)
+
+
+def interleaved(
+    cases: list[Case],
+    *,
+    rounds: int,
+    warm_up: int,
+    seed: int = 1,
+    clock: Callable[[], float] = time.perf_counter,
+) -> dict[str, Figure]:
+    """Every case's median time and median per-round ratio to the case named BARE."""
+    assert any(case.name == BARE for case in cases), "the bare view is the yardstick"
+    times = timed(cases, rounds=rounds, warm_up=warm_up, seed=seed, clock=clock)
     bare = times[BARE]
     return {
         name: Figure(
             statistics.median(spent) * 1000,
             statistics.median(t / b for t, b in zip(spent, bare, strict=True)),
-            statistics.quantiles(spent, n=10)[-1] * 1000 if len(spent) > 1 else spent[0] * 1000,
+            spread(spent)[1] * 1000,
         )
         for name, spent in times.items()
     }

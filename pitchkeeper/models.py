@@ -14,6 +14,7 @@ from pitchkeeper.games.models import Game, GameQuerySet, Hand, HandChange, Seat
 from pitchkeeper.seasons.models import (
     GameCount,
     GameLine,
+    LedgerPlan,
     MonthCount,
     MonthLine,
     MonthPair,
@@ -30,6 +31,7 @@ __all__ = [
     "Game",
     "GameCount",
     "GameLine",
+    "LedgerPlan",
     "GameQuerySet",
     "Hand",
     "HandChange",

@@ -119,6 +119,11 @@ def env_int(name: str, default: int, low: int, high: int) -> int:
     return int(value)
 
 
+# A game left unfinished this many days is shown on the home screen as abandoned, to
+# be finished, deleted or left as it is.
+ABANDONED_DAYS = env_int("ABANDONED_DAYS", 30, 1, 3650)
+
+
 def env_json(name: str) -> dict:
     try:
         value = json.loads(os.environ.get(name) or "{}")

@@ -68,7 +68,7 @@ CHECK_AFTER_MIGRATING = """
 from django.forms.models import model_to_dict
 from pitchkeeper.clubs.models import Club
 from pitchkeeper.games.models import Game
-from pitchkeeper.games.replay import games_replayed
+from pitchkeeper.games.replay import games_replayed, standing_of
 from pitchkeeper.seasons.derive import stats_rebuild
 from pitchkeeper.seasons.models import (
     GameCount, GameLine, MonthCount, MonthLine, MonthPair, MonthRun, RatingPoint
@@ -81,6 +81,10 @@ for state in games_replayed(games=Game.objects.all()):
     winner = game.winner_id
     assert winner == (state.names and {n: p for p, n in state.names.items()}.get(
         state.result.winner)), game.pk
+    if not finished:
+        # The home screen's standing of a game in progress, written by the migration.
+        ids = {n: p for p, n in state.names.items()}
+        assert game.standing == standing_of(state.result, state.record.seating, ids), game.pk
 
 NAMES = {"id", "club", "player", "other", "month", "kind", "key"}
 
@@ -141,8 +145,8 @@ def test_a_database_from_before_the_domains_migrates_with_nothing_lost(tmp_path)
     # The tables added since: the health check's row (written by the first check), the
     # time zone each club's statistics were built in, where ratings are still due
     # (nowhere: the migrated statistics are whole), the task workers' beats (none yet),
-    # and the head-to-head and runs rollups, filled from the league's lines (checked
-    # against a rebuild below).
+    # the plans of payments (none until a ledger is viewed), and the head-to-head and
+    # runs rollups, filled from the league's lines (checked against a rebuild below).
     assert {name: n for name, n in after.items() if name not in before} == {
         "pitchkeeper_heartbeat": 0,
         "pitchkeeper_statszone": 1,
@@ -150,6 +154,7 @@ def test_a_database_from_before_the_domains_migrates_with_nothing_lost(tmp_path)
         "pitchkeeper_workerbeat": 0,
         "pitchkeeper_monthpair": 412,
         "pitchkeeper_monthrun": 86,
+        "pitchkeeper_ledgerplan": 0,
     }
     # The invitations already made expire a week after the migration.
     with closing(sqlite3.connect(database)) as db:

@@ -14,6 +14,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from pitchkeeper.games.chips import chips_said
+from pitchkeeper.games.models import Game
 from pitchkeeper.games.replay import GameState
 from pitchkeeper.games.words import bid_label, category_label, points_taken
 from pitchkeeper.rules import (
@@ -66,6 +67,36 @@ class Board:
     finished: bool
     reason: str
     payments: tuple[Payment, ...]
+
+
+@dataclass(frozen=True)
+class Standing:
+    """A game in progress as the home screen lists it, from what its last save stored."""
+
+    sides: tuple[SideRow, ...]
+    target: int
+    dealer: str | None
+
+
+def standing(game: Game) -> Standing:
+    """The scores stored with ``game`` (its seats with their players prefetched): the
+    home screen lists games in progress without replaying any."""
+    names = {seat.player_id: seat.player.name for seat in game.seats.all()}
+    stored = game.standing or {"scores": [], "dealer": None}
+    return Standing(
+        sides=tuple(
+            SideRow(
+                name=names[side] if isinstance(side, int) else side,
+                members=(),
+                score=score,
+                in_hole=score < 0,
+                winner=False,
+            )
+            for side, score in stored["scores"]
+        ),
+        target=game.rules["target"],
+        dealer=names.get(stored["dealer"]),
+    )
 
 
 def board(state: GameState) -> Board:

@@ -19,7 +19,13 @@ from django.utils.translation import gettext as _
 
 from pitchkeeper.games.basis import Basis, Conflict, basis_check
 from pitchkeeper.games.models import Game, Hand, HandChange
-from pitchkeeper.games.replay import GameState, game_state, kept_result, saved_state
+from pitchkeeper.games.replay import (
+    GameState,
+    game_state,
+    kept_result,
+    saved_state,
+    standing_of,
+)
 from pitchkeeper.games.signals import game_saved
 from pitchkeeper.games.words import refusal_text
 from pitchkeeper.rules import (
@@ -141,7 +147,7 @@ def game_save(
         Hand.objects.bulk_update(changed, [*columns, "version", "number"])
     if new:
         Hand.objects.bulk_create(new)
-    _save_outcome(game, result, ids, revision=version)
+    _save_outcome(game, result, seating, ids, revision=version)
     game_saved.send(Game, game=game, record=state.record, result=result, ids=ids)
     known = state.record.hands[:kept]
     return saved_state(game=game, seats=state.seats, hands=stored, result=result, known=known)
@@ -178,13 +184,17 @@ def _played(
     return replay(rules, seating, state.record.first_dealer, records)
 
 
-def _save_outcome(game: Game, result: GameResult, ids: Mapping[str, int], *, revision: int) -> None:
+def _save_outcome(
+    game: Game, result: GameResult, seating: Seating, ids: Mapping[str, int], *, revision: int
+) -> None:
     """The game's derived ending: finished when the engine says so, won or drawn (a
     drawn game is finished with no winner and ``won_by`` "draw", so the check that a
-    finished game has a ``won_by`` holds); and its new revision, in the same write."""
+    finished game has a ``won_by`` holds); its standing for the home screen and its new
+    revision, in the same write."""
     winner_id = ids.get(result.winner) if result.winner else None
     outcome = {
         "revision": revision,
+        "standing": standing_of(result, seating, ids),
         "winner_id": winner_id,
         "winner_team": result.winner if result.winner and winner_id is None else "",
         "won_by": result.won_by or "",

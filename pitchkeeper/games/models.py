@@ -127,6 +127,10 @@ class Game(models.Model):
     # against the revision its page was made from, so that it is never recorded under a
     # deal that moved meanwhile.
     revision = models.PositiveIntegerField(_("revision"), default=0)
+    # The scores as the engine left them at the last save, for the home screen, which
+    # lists games without replaying them (games.replay.standing_of: each side's score in
+    # seat order, a player's id or a team's name, and the id of the next hand's dealer).
+    standing = models.JSONField(_("standing"), null=True, blank=True)
 
     # Every query sees deleted games too (admin, exports, the stats): a screen for the
     # players asks for ``alive()`` ones.
@@ -155,6 +159,19 @@ class Game(models.Model):
                 fields=["club", "chip_value", "finished_at"],
                 name="game_club_chip_value",
                 condition=models.Q(counts=True, deleted_at=None, finished_at__isnull=False),
+            ),
+            # The home screen's lists, newest first, read in order from an index instead
+            # of sorting every game of the club: all games (the finished ones, the last
+            # one), and the few in progress apart, however old they are.
+            models.Index(
+                fields=["club", "-created", "-id"],
+                name="game_club_created",
+                condition=models.Q(deleted_at=None),
+            ),
+            models.Index(
+                fields=["club", "-created", "-id"],
+                name="game_club_playing",
+                condition=models.Q(deleted_at=None, finished_at=None),
             ),
         ]
 

@@ -131,6 +131,26 @@ def saved_state(
     return GameState(game, seats, hands, record, result)
 
 
+def standing_of(result: GameResult, seating: Seating, ids: Mapping[str, int]) -> dict[str, Any]:
+    """What the home screen shows of a game, stored by games.hands at every save: each
+    side's score in seat order (a player by id, so that a new name shows; a team by its
+    name) and the id of the player who deals next (None once it is over)."""
+    return {
+        "scores": [
+            [side if seating.teams else ids[side], result.scores[side]] for side in result.sides
+        ],
+        "dealer": ids[result.dealer] if result.dealer else None,
+    }
+
+
+def standing_replayed(*, game: Any, seats: Sequence[Any], hands: Sequence[Any]) -> dict[str, Any]:
+    """The standing of a game stored before standings were (a migration's rows: seats
+    with their players, hands in order)."""
+    record = _record(game, list(seats), hands)
+    ids = {seat.player.name: seat.player_id for seat in seats}
+    return standing_of(record.replay(), record.seating, ids)
+
+
 def _replayed(game: Game, seats: list[Seat], hands: list[Hand]) -> GameState:
     record = _record(game, seats, hands)
     return GameState(game, seats, hands, record, record.replay())

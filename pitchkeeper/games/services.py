@@ -15,10 +15,11 @@ from pitchkeeper.clubs.models import Club, Player, new_token
 from pitchkeeper.clubs.players import roster
 from pitchkeeper.games.hands import game_save
 from pitchkeeper.games.models import Game, Seat
-from pitchkeeper.games.replay import GameState, game_state
+from pitchkeeper.games.replay import GameState, game_state, standing_of
 from pitchkeeper.games.signals import game_counting_changed
 from pitchkeeper.games.words import refusal_text
 from pitchkeeper.rules import (
+    GameRecord,
     RuleError,
     Ruleset,
     Seating,
@@ -76,11 +77,14 @@ def game_create(
             _("%(name)s is not at this table") % {"name": first_dealer.name},
             field="first_dealer",
         )
+    # Nothing played yet: every side at nothing, the first dealer to deal.
+    empty = GameRecord(rules, seating, first_dealer.name, ()).replay()
     game = Game.objects.create(
         club_id=club_ids.pop(),
         rules=rules.to_dict(),
         first_dealer=first_dealer,
         chip_value=chip_value,
+        standing=standing_of(empty, seating, {p.name: p.pk for p in players}),
     )
     Seat.objects.bulk_create(
         Seat(

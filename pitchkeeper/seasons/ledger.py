@@ -12,7 +12,7 @@ from typing import Any
 from django.core.cache import cache
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.db.models import F, QuerySet, Subquery, Sum
+from django.db.models import Exists, QuerySet, Subquery, Sum
 from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 
@@ -21,6 +21,7 @@ from pitchkeeper.core.limits import MOST_CHIPS
 from pitchkeeper.games.models import Game
 from pitchkeeper.seasons.models import (
     GameLine,
+    LedgerPlan,
     MonthLine,
     Payment,
 )
@@ -81,7 +82,7 @@ def ledger(*, club: Club, span: Span) -> Ledger:
         pk: Balance(pk, names[pk], chips[pk], paid[pk], received[pk])
         for pk in {*chips, *paid, *received}
     }
-    plan = _plan({pk: b.balance for pk, b in balances.items() if b.balance})
+    plan = _plan(club, span, {pk: b.balance for pk, b in balances.items() if b.balance})
     return Ledger(
         span,
         sorted(balances.values(), key=lambda b: (-b.balance, b.name.casefold())),
@@ -92,38 +93,55 @@ def ledger(*, club: Club, span: Span) -> Ledger:
     )
 
 
-def _plan(balances: dict[int, int]) -> Plan:
-    """The plan for these balances, searched once and kept in the cache: the search
-    can take some 40 ms, and the balances change only with a game or a payment."""
+def _plan(club: Club, span: Span, balances: dict[int, int]) -> Plan:
+    """The plan for these balances, searched once (it can take some 50 ms) and kept
+    until the books change: in this process's cache, and in the database, where every
+    other worker, or this one after a restart, finds it (LedgerPlan)."""
     state = ",".join(f"{pk}:{amount}" for pk, amount in sorted(balances.items()))
-    key = "ledger-plan:" + hashlib.sha256(state.encode()).hexdigest()
+    digest = hashlib.sha256(state.encode()).hexdigest()
+    key = "ledger-plan:" + digest
     plan = cache.get(key)
-    if plan is None:
+    if plan is not None:
+        return plan
+    stored = LedgerPlan.objects.filter(club=club, span=span.key, state=digest).first()
+    if stored is not None:
+        plan = Plan(
+            [(payer, payee, chips) for payer, payee, chips in stored.payments], stored.fewest
+        )
+    else:
         plan = settle_up(balances)
-        cache.set(key, plan, timeout=None)
+        kept = {"state": digest, "payments": plan.payments, "fewest": plan.fewest}
+        if not LedgerPlan.objects.filter(club=club, span=span.key).update(**kept):
+            # The span's first plan; another worker storing its own meanwhile is as right.
+            LedgerPlan.objects.bulk_create(
+                [LedgerPlan(club=club, span=span.key, **kept)], ignore_conflicts=True
+            )
+    cache.set(key, plan, timeout=None)
     return plan
 
 
 def _chip_value(club: Club, span: Span) -> Decimal | None:
     """The season's chip value; else the games' own, when every counted game of the
-    span has the same one: when the lowest (a game without one first) is the highest,
-    each read at one end of an index."""
+    span has the same one: none without one, and the lowest the highest. Each is read
+    at one end of an index, in an order that both SQLite and PostgreSQL read an index
+    in (PostgreSQL sorts NULLs last, SQLite first: the NULLs are asked for apart)."""
     if span.season is not None and span.season.chip_value is not None:
         return span.season.chip_value
     games = Game.objects.filter(
         span.moments(), club=club, counts=True, deleted_at=None, finished_at__isnull=False
-    ).values("chip_value")
-    value = F("chip_value")
-    low, high = (
+    )
+    valued = games.filter(chip_value__isnull=False).values("chip_value")
+    low, high, unvalued = (
         Club.objects.filter(pk=club.pk)
         .annotate(
-            low=Subquery(games.order_by(value.asc(nulls_first=True))[:1]),
-            high=Subquery(games.order_by(value.desc(nulls_last=True))[:1]),
+            low=Subquery(valued.order_by("chip_value")[:1]),
+            high=Subquery(valued.order_by("-chip_value")[:1]),
+            unvalued=Exists(games.filter(chip_value=None)),
         )
-        .values_list("low", "high")
+        .values_list("low", "high", "unvalued")
         .get()
     )
-    return low if low is not None and low == high else None
+    return low if not unvalued and low is not None and low == high else None
 
 
 @transaction.atomic

@@ -398,6 +398,31 @@ class Payment(models.Model):
         return f"{self.payer_id} paid {self.payee_id} {self.chips}"
 
 
+class LedgerPlan(models.Model):
+    """The payments that settle a ledger (seasons.ledger), kept for the state of its
+    books they were searched for, so that every worker and a restarted server read
+    them instead of searching again. One row per club and span, replaced when the books
+    change; derived, so neither backed up nor rebuilt."""
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="+")
+    span = models.CharField(max_length=20)
+    # A digest of the balances the plan settles.
+    state = models.CharField(max_length=64)
+    # (payer id, payee id, chips) each.
+    payments = models.JSONField()
+    fewest = models.BooleanField()
+
+    class Meta:
+        verbose_name = _("plan of payments")
+        verbose_name_plural = _("plans of payments")
+        constraints = [
+            models.UniqueConstraint(fields=["club", "span"], name="ledger_plan_span_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return f"plan of club {self.club_id}, span {self.span}"
+
+
 class StatsZone(models.Model):
     """The time zone a club's statistics were built in: every GameLine's ``month`` and
     the monthly rollups follow the finish dates in that zone. A change of TIME_ZONE is

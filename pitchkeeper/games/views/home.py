@@ -1,18 +1,21 @@
-"""The home screen: the club's games in progress with their scores, then the finished
-ones, newest first."""
+"""The home screen: the club's games in progress with their scores (as their last save
+stored them: no game is replayed here), then the finished ones, newest first."""
 
 from __future__ import annotations
 
+from datetime import timedelta
+
+from django.conf import settings
 from django.db.models import Prefetch
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.utils import timezone
 from django.views.decorators.http import require_GET
 
 from pitchkeeper.clubs.access import club_view
 from pitchkeeper.core.paging import page_of
-from pitchkeeper.games.board import board
+from pitchkeeper.games.board import standing
 from pitchkeeper.games.models import Seat
-from pitchkeeper.games.replay import games_replayed
 from pitchkeeper.games.words import preset_label
 
 # Games listed per section: the page costs the same few queries however many are stored.
@@ -39,10 +42,13 @@ def home(request: HttpRequest) -> HttpResponse:
     }
     if request.htmx:
         return render(request, "games/home.html#finished", context)
-    playing = games_replayed(games=games.filter(finished_at=None)[:PAGE_SIZE])
+    playing = games.filter(finished_at=None).prefetch_related(seats)[:PAGE_SIZE]
+    # Untouched this long, a game is marked abandoned: to finish, delete or leave.
+    abandoned = timezone.now() - timedelta(days=settings.ABANDONED_DAYS)
     context |= {
         "playing": [
-            (state.game, preset_label(state.record.rules.preset), board(state)) for state in playing
+            (game, preset_label(game.rules["preset"]), standing(game), game.updated < abandoned)
+            for game in playing
         ],
         "last": games.prefetch_related(seats).first(),
     }

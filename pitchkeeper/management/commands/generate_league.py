@@ -35,6 +35,7 @@ from pitchkeeper.clubs.models import Club, Membership, Player, Role
 # recorded ones are.
 from pitchkeeper.games.hands import hand_fields
 from pitchkeeper.games.models import Game, Hand, Seat
+from pitchkeeper.games.replay import standing_of
 from pitchkeeper.rules import (
     GameRecord,
     GameResult,
@@ -183,6 +184,7 @@ class League:
                     winner_id=ids.get(result.winner or ""),
                     winner_team=result.winner if seating.teams and result.winner else "",
                     won_by=result.won_by or "",
+                    standing=standing_of(result, seating, ids),
                 )
                 for rules, seating, _records, result, finished_at in played
             )

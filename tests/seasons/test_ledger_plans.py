@@ -1,0 +1,94 @@
+"""The ledger's plans of payments kept where every worker finds them, and its chip value
+read from an index on either database."""
+
+from __future__ import annotations
+
+import re
+from unittest import mock
+
+import pytest
+from django.core.cache import cache
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+
+from pitchkeeper.clubs.models import Player
+from pitchkeeper.seasons.models import LedgerPlan, Payment
+from pitchkeeper.seasons.payments import settle_up
+
+pytestmark = pytest.mark.django_db
+
+LEDGER = reverse("ledger") + "?season=all"
+PLAN = "The fewest payments that settle everything: 2 payments."
+
+
+def searched(client) -> tuple[str, int]:
+    """The ledger page, and how often it searched for its plan."""
+    with mock.patch("pitchkeeper.seasons.ledger.settle_up", side_effect=settle_up) as search:
+        html = client.get(LEDGER).content.decode()
+    return html, search.call_count
+
+
+def without_tokens(html: str) -> str:
+    return re.sub(r'(csrfmiddlewaretoken" value="|CSRFToken": ")[^"]*"', "", html)
+
+
+def test_another_worker_reads_the_plan_instead_of_searching(client, season_games):
+    first, searches = searched(client)
+    assert searches == 1 and PLAN in first
+    cache.clear()  # another process, or this one restarted: its own cache is empty
+
+    again, searches = searched(client)
+
+    assert searches == 0
+    assert PLAN in again
+    assert without_tokens(again) == without_tokens(first)
+
+
+def test_books_changed_are_searched_again_and_their_plan_replaces_the_old(client, season_games):
+    searched(client)
+    before = LedgerPlan.objects.get(span="all")
+    ann = Player.objects.get(name="Ann")
+    Payment.objects.create(club=season_games.club, payer=ann, payee=season_games, chips=1)
+    cache.clear()
+
+    _html, searches = searched(client)
+
+    assert searches == 1
+    after = LedgerPlan.objects.get(span="all")
+    assert after.pk == before.pk and after.state != before.state
+
+
+def test_cold_views_cost_a_fixed_number_of_queries(client, season_games, django_assert_num_queries):
+    # The warm view's 9 (tests/seasons/test_views.py), then the kept plan looked for
+    # (1) and, when it is not there, the span's row rewritten (1) or, the first time,
+    # written (1 more).
+    with django_assert_num_queries(12):
+        client.get(LEDGER)
+    cache.clear()
+    with django_assert_num_queries(10):
+        client.get(LEDGER)
+    ann = Player.objects.get(name="Ann")
+    Payment.objects.create(club=season_games.club, payer=ann, payee=season_games, chips=1)
+    with django_assert_num_queries(11):
+        client.get(LEDGER)
+
+
+def test_the_chip_value_is_read_from_an_index_without_sorting(client, season_games):
+    with CaptureQueriesContext(connection) as captured:
+        assert client.get(LEDGER).status_code == 200
+    (sql,) = [q["sql"] for q in captured if "unvalued" in q["sql"]]
+    with connection.cursor() as cursor:
+        if connection.vendor == "postgresql":
+            # A handful of test rows are read faster without an index: the plan asked
+            # for is the one a large league gets.
+            cursor.execute("SET LOCAL enable_seqscan = off")
+            cursor.execute("EXPLAIN " + sql)
+            plan = "\n".join(row[0] for row in cursor.fetchall())
+            assert "Sort" not in plan, plan
+            assert "game_club_chip_value" in plan, plan
+        else:
+            cursor.execute("EXPLAIN QUERY PLAN " + sql)
+            plan = "\n".join(row[-1] for row in cursor.fetchall())
+            assert "TEMP B-TREE" not in plan, plan
+            assert "game_club_chip_value" in plan, plan
