@@ -63,9 +63,7 @@ def test_the_edit_screen_of_a_finished_game_offers_its_auction(client, finished,
     assert helper_url(html) == reverse("hand_auction", args=[finished.pk, 3])
 
 
-def test_the_edit_helper_follows_the_edited_hands_dealer_in_a_game_in_progress(
-    client, make_game
-):
+def test_the_edit_helper_follows_the_edited_hands_dealer_in_a_game_in_progress(client, make_game):
     game = make_game().game
     hand_record(game=game, record=three())
     # Bob deals the next hand; hand 1 was Ann's deal, so Bob bid first there.
