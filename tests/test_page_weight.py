@@ -176,8 +176,9 @@ def test_what_a_screen_fetches_after_loading_is_apart_and_within_its_budget(clie
         first, later = page_weight(html), later_weight(html)
         assert not set(first) & set(later), screen
         if screen.startswith("game ("):
-            # The scorer's game screen: the offline queue and the engine's starter.
-            assert set(later) == {"js/offline.js", "js/engine.js"}, later
+            # The scorer's game screen: the offline queue, the engine's starter, and the
+            # screen kept on and the result shared.
+            assert set(later) == {"js/offline.js", "js/engine.js", "js/table.js"}, later
             assert sum(later.values()) < LATER_BUDGET, later
             print(f"{screen} after load: {later}")  # shown with -s
 

@@ -131,6 +131,17 @@ def board(state: GameState) -> Board:
     )
 
 
+def result_text(result: Board, url: str) -> str:
+    """A finished game in a few lines to send to others: why it ended (who won), the
+    final scores, the settlement and the live scoreboard's link."""
+    scores = ", ".join(f"{side.name} {side.score}" for side in result.sides)
+    lines = [result.reason, _("Final scores: %(scores)s") % {"scores": scores}]
+    if result.payments:
+        payments = "; ".join(str(payment) for payment in result.payments)
+        lines.append(_("Settlement: %(payments)s") % {"payments": payments})
+    return "\n".join([*lines, url])
+
+
 def win_reason(state: GameState) -> str:
     """Why the game ended, in words: "Bob wins: the pitcher's points are counted first",
     "Drawn: Them reached -200"; empty while it goes on."""

@@ -16,6 +16,7 @@ from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from pitchkeeper.games.basis import Basis, Conflict, basis_check
 from pitchkeeper.games.models import Game, Hand, HandChange
@@ -26,8 +27,14 @@ from pitchkeeper.games.replay import (
     saved_state,
     standing_of,
 )
+from pitchkeeper.games.restoring import (
+    cannot_restore,
+    number_check,
+    place_check,
+    restore_token,
+    restored_record,
+)
 from pitchkeeper.games.signals import game_saved
-from pitchkeeper.games.words import refusal_text
 from pitchkeeper.rules import (
     GameResult,
     HandRecord,
@@ -37,8 +44,11 @@ from pitchkeeper.rules import (
     play_on,
     replay,
 )
-from pitchkeeper.rules.record import MAX_HANDS, hand_to_data, parse_hand
+from pitchkeeper.rules.record import MAX_HANDS
 
+RESTORE_STALE = gettext_lazy(
+    "The hands were changed meanwhile, so nothing was restored; check what it would do now."
+)
 # Hand numbers are moved out of the way before renumbering, so that the unique
 # (game, number) constraint holds after every row of the update.
 RENUMBER_OFFSET = 1_000_000
@@ -233,14 +243,6 @@ def _next_version(state: GameState) -> int:
     return max([state.game.revision, *(hand.version for hand in state.hands)]) + 1
 
 
-def _hand_data(state: GameState, number: int) -> dict[str, Any]:
-    """Hand ``number`` in the game-record format, with the dealer the rotation gave it
-    (for reading; a restore leaves the dealer out, as the rotation may have moved)."""
-    index = number - 1
-    dealer = state.result.hands[index].dealer
-    return hand_to_data(replace(state.record.hands[index], dealer=dealer))
-
-
 def _log(
     state: GameState,
     number: int,
@@ -251,7 +253,7 @@ def _log(
     """Keep who changed hand ``number`` and what it was before and after; in the
     transaction of the change, so that there is never one without the other."""
     removed = action in (HandChange.Action.DELETE, HandChange.Action.UNDO)
-    after = None if removed else _hand_data(state, number)
+    after = None if removed else state.hand_data(number)
     HandChange.objects.create(
         game=state.game,
         number=number,
@@ -300,10 +302,7 @@ def hand_record(
 
 
 def _index(state: GameState, number: int) -> int:
-    if not 1 <= number <= len(state.hands):
-        raise RuleError(
-            _("there is no hand %(number)d in this game") % {"number": number}, field="number"
-        )
+    number_check(count=len(state.hands), number=number)
     return number - 1
 
 
@@ -372,7 +371,7 @@ def _replace(
         )
     if refused is not None:
         raise refused
-    before = _hand_data(state, index + 1)
+    before = state.hand_data(index + 1)
     saved = game_save(state=state, records=records, rows=state.hands, result=result)
     return _log(saved, index + 1, action, before, user)
 
@@ -401,7 +400,7 @@ def hand_delete(
             )
             % {"number": number}
         )
-    before = _hand_data(state, number)
+    before = state.hand_data(number)
     records = list(state.record.hands)
     rows: list[Hand | None] = list(state.hands)
     del records[index]
@@ -446,12 +445,7 @@ def _insert(
             )
             % {"most": MAX_HANDS}
         )
-    if not 1 <= number <= count + 1:
-        raise RuleError(
-            _("the game has %(count)d hands, so there is no place for hand %(number)d")
-            % {"count": count, "number": number},
-            field="number",
-        )
+    place_check(count=count, number=number)
     records = list(state.record.hands)
     records.insert(number - 1, record)
     rows: list[Hand | None] = list(state.hands)
@@ -462,34 +456,40 @@ def _insert(
 
 @transaction.atomic
 def change_restore(
-    *, game: Game, change: HandChange, user: AbstractBaseUser | None = None
+    *,
+    game: Game,
+    change: HandChange,
+    user: AbstractBaseUser | None = None,
+    revision: int | None = None,
 ) -> GameState:
     """Put the hand back as it was before ``change``: a changed hand gets its earlier
     entry again, a deleted one goes back in at its number (later hands move down).
-    The game is replayed; what the rules refuse now is not restored (RuleError)."""
+    The game is replayed; what the rules refuse now is not restored (RuleError).
+    ``revision``: the game's revision the scorekeeper saw what the restore does on
+    (games.restoring.restore_plan); changed since, Conflict, unless it is done already."""
     state = _locked_state(game)
-    if change.game_id != state.game.pk or change.before is None:
+    if change.game_id != state.game.pk:
         raise RuleError(_("There is nothing to restore from this change."))
-    number = change.number
-    # The token makes a second tap on the same Restore button put nothing in twice.
-    token = f"restore:{change.pk}"
+    rules, number = state.record.rules, change.number
+    record = restored_record(change, rules)
+    token = restore_token(change)
+    moved = revision is not None and revision != state.game.revision
     try:
-        record = replace(parse_hand(change.before, state.record.rules), dealer=None)
         if change.after is None:
             if token_recorded(state=state, token=token):
                 return state
+            if moved:
+                raise Conflict(str(RESTORE_STALE))
             return _insert(
                 state, number, record, user=user, action=HandChange.Action.RESTORE, token=token
             )
         index = _index(state, number)
+        if moved and state.record.hands[index] != record:
+            raise Conflict(str(RESTORE_STALE))
         return _replace(
             state, index, record, version=None, user=user, action=HandChange.Action.RESTORE
         )
     except Conflict:
         raise
     except RuleError as error:
-        raise RuleError(
-            _("Hand %(number)d cannot be restored: %(error)s")
-            % {"number": number, "error": refusal_text(error, state.record.rules, numbered=True)},
-            field=error.field,
-        ) from None
+        raise cannot_restore(number, error, rules) from None

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from django.core.cache import cache
@@ -27,6 +27,7 @@ from pitchkeeper.rules import (
     Team,
     resolve_rules,
 )
+from pitchkeeper.rules.record import hand_to_data
 
 
 @dataclass(frozen=True)
@@ -42,6 +43,14 @@ class GameState:
     @property
     def names(self) -> dict[int, str]:
         return {seat.player_id: seat.player.name for seat in self.seats}
+
+    def hand_data(self, number: int) -> dict[str, Any]:
+        """Hand ``number`` in the game-record format, with the dealer the rotation gave
+        it (for reading; a restore leaves the dealer out, as the rotation may have
+        moved)."""
+        index = number - 1
+        dealer = self.result.hands[index].dealer
+        return hand_to_data(replace(self.record.hands[index], dealer=dealer))
 
 
 # A game still on the table is read every minute or so; one left for a day is replayed

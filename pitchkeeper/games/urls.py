@@ -16,6 +16,7 @@ urlpatterns = [
     path("games/<int:pk>/auction/", table.auction, name="auction"),
     path("games/<int:pk>/queue/", offline.queue_box, name="queue_box"),
     path("games/<int:pk>/hands/<int:number>/", edits.hand_change, name="hand_edit"),
+    path("games/<int:pk>/hands/<int:number>/auction/", table.auction, name="hand_auction"),
     path("games/<int:pk>/hands/<int:number>/delete/", edits.hand_remove, name="hand_delete"),
     path("games/<int:pk>/undo/", edits.undo, name="undo"),
     path("games/<int:pk>/redo/", edits.redo, name="redo"),

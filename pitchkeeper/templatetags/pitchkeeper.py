@@ -13,6 +13,8 @@ from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 
+from pitchkeeper.games.board import Board
+from pitchkeeper.games.board import result_text as board_result_text
 from pitchkeeper.games.chips import chips_said
 from pitchkeeper.games.models import Game
 from pitchkeeper.games.words import bid_label
@@ -25,6 +27,12 @@ register = template.Library()
 def share_url(context: Context, game: Game) -> str:
     """The absolute address of a game's live scoreboard, for a link or a QR code."""
     return context["request"].build_absolute_uri(reverse("live", args=[game.share_token]))
+
+
+@register.simple_tag
+def result_text(board: Board, url: str) -> str:
+    """``{% result_text board url as text %}``: a finished game's result to share."""
+    return board_result_text(board, url)
 
 
 @register.simple_tag(name="share_qr")

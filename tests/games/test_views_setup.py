@@ -259,16 +259,20 @@ def test_a_partnership_without_teams_is_refused(client, players):
     )
 
 
-def test_partners_who_do_not_sit_opposite_are_refused(client, players):
+@pytest.mark.parametrize("numbered", [True, False])
+def test_partners_are_seated_opposite_whatever_order_they_were_picked_in(client, players, numbered):
     ann, bob, cy, dee = players.values()
     teams = {ann: "1", bob: "1", cy: "2", dee: "2"}
+    data = setup_post([ann, bob, cy, dee], "partnership", teams)
+    if not numbered:
+        data |= {f"seat_{p.pk}": "" for p in players.values()}
 
-    html = refused(
-        start(client, setup_post([ann, bob, cy, dee], "partnership", teams)),
-        "must sit opposite each other",
-    )
+    response = start(client, data)
 
-    assert 'id="players-errors"' in html
+    assert response.status_code == 302
+    seats = Game.objects.get().seats.order_by("position")
+    # Each team keeps its players' order; the teams alternate, partners opposite.
+    assert [seat.player.name for seat in seats] == ["Ann", "Cy", "Bob", "Dee"]
 
 
 def test_a_player_without_a_team_in_a_partnership_is_refused(client, players):

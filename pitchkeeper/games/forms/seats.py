@@ -80,3 +80,20 @@ def initial_from(last: Game | None, roster: Sequence[Player]) -> dict[str, Any]:
     if dealer is not None:
         initial["first_dealer"] = str(dealer.player_id)
     return initial
+
+
+def partners_opposite(order: Sequence[str], teams: Mapping[str, str]) -> list[str]:
+    """``order`` (players' keys in seat order) rearranged so that the teams alternate
+    around the table, partners opposite, each team's players keeping their order: a
+    table whose seats were left blank, or filled in the order the players were picked,
+    is seated as a partnership game must be. Unchanged when a player has no team or
+    the teams differ in size (the rules then say what is wrong)."""
+    groups: dict[str, list[str]] = {}
+    for key in order:
+        if not teams.get(key):
+            return list(order)
+        groups.setdefault(teams[key], []).append(key)
+    sizes = {len(members) for members in groups.values()}
+    if len(sizes) != 1:
+        return list(order)
+    return [members[seat] for seat in range(sizes.pop()) for members in groups.values()]

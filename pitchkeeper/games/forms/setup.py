@@ -24,7 +24,13 @@ from pitchkeeper.clubs.models import Club, Player
 from pitchkeeper.clubs.names import name_clean, name_unlike
 from pitchkeeper.clubs.players import player_add, player_name_check
 from pitchkeeper.core.limits import PlainDecimalField, PlainIntegerField, plain_int
-from pitchkeeper.games.forms.seats import SETTINGS, TEAMS, preset_settings, team_name
+from pitchkeeper.games.forms.seats import (
+    SETTINGS,
+    TEAMS,
+    partners_opposite,
+    preset_settings,
+    team_name,
+)
 from pitchkeeper.games.replay import GameState
 from pitchkeeper.games.services import game_create
 from pitchkeeper.games.words import (
@@ -184,6 +190,12 @@ class GameForm(forms.Form):
         self.order: list[str] = []
         self.rules: Ruleset | None = None
         self.team_names: dict[str, str] = {}
+        # The first dealer is offered among the players at the table only; a choice
+        # sent for another is refused in clean(), by name.
+        # The new player's line is always there to be typed in.
+        offered = {"", NEW, *self._chosen()}
+        dealer = self.fields["first_dealer"]
+        dealer.widget.choices = [(k, label) for k, label in dealer.choices if k in offered]
 
     def _team_label(self, number: str) -> str:
         name = self[f"team_name_{number}"].value()
@@ -291,6 +303,20 @@ class GameForm(forms.Form):
             initial[f"seat_{key}"] = seat
         return GameForm(club=self.club, roster=self.roster, initial=initial)
 
+    def picked(self) -> GameForm:
+        """The same choices with a player just ticked seated after the others (and one
+        just unticked out of the seats), so that seats follow the order of picking,
+        whichever list the player was in; the first dealer is kept only if still at
+        the table."""
+        initial = self._raw()
+        chosen = self._chosen()
+        order = self._in_seat_order(chosen, {k: _seat(initial[f"seat_{k}"]) for k in chosen})
+        for key in [*self.keys, NEW]:
+            initial[f"seat_{key}"] = order.index(key) + 1 if key in order else None
+        if initial.get("first_dealer") not in chosen:
+            initial["first_dealer"] = ""
+        return GameForm(club=self.club, roster=self.roster, initial=initial)
+
     def with_player(self) -> GameForm:
         """The same choices with the typed name added to the roster and seated after the
         others, and the box empty for the next name; or the same choices with the reason
@@ -352,6 +378,12 @@ class GameForm(forms.Form):
             self.add_error(
                 "first_dealer", _("Type the new player's name, or pick another first dealer.")
             )
+        elif data.get("first_dealer") and data["first_dealer"] not in chosen:
+            self.add_error(
+                "first_dealer",
+                _("%(name)s is not at this table: pick the first dealer among the players.")
+                % {"name": self._name(data["first_dealer"])},
+            )
         if all(name in data for name in ("preset", *SETTINGS)):
             try:
                 self.rules = resolve_rules(
@@ -360,6 +392,8 @@ class GameForm(forms.Form):
             except RuleError as error:
                 self.add_rule_error(error)
         if self.rules is not None and self.rules.partnership:
+            teams = {key: data.get(f"team_{key}") or "" for key in self.order}
+            self.order = partners_opposite(self.order, teams)
             self._name_teams(data)
         return data
 

@@ -3,8 +3,6 @@ of changes with restore."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
@@ -20,8 +18,9 @@ from pitchkeeper.games.access import member_game
 from pitchkeeper.games.changes import change_rows, hand_words
 from pitchkeeper.games.forms.hand import HandForm, initial_for
 from pitchkeeper.games.hands import Conflict, change_restore, hand_delete, hand_edit, hand_record
-from pitchkeeper.games.models import Game
+from pitchkeeper.games.models import Game, HandChange
 from pitchkeeper.games.replay import GameState, game_state
+from pitchkeeper.games.restoring import RestorePlan, restore_plan
 from pitchkeeper.games.views.table import (
     UNREADABLE,
     Unreadable,
@@ -135,7 +134,7 @@ def _edit_conflict(request: HttpRequest, game: Game, number: int, message: str) 
         "misdeal": state.record.hands[number - 1].misdeal,
         "version": state.hands[number - 1].version,
         "notice": message,
-        "current": hand_words(_stored_hand(state, number), state.record.rules),
+        "current": hand_words(state.hand_data(number), state.record.rules),
     }
     template = "games/hand_edit.html#form" if request.htmx else "games/hand_edit.html"
     return render(request, template, context, status=409)
@@ -145,11 +144,6 @@ def _hand_gone(number: int) -> str:
     return _("Hand %(number)d is no longer in this game: it was deleted meanwhile.") % {
         "number": number
     }
-
-
-def _stored_hand(state: GameState, number: int) -> dict[str, Any]:
-    data = hand_to_data(state.record.hands[number - 1])
-    return {**data, "dealer": state.result.hands[number - 1].dealer}
 
 
 @require_POST
@@ -267,14 +261,35 @@ def game_history(request: HttpRequest, pk: int) -> HttpResponse:
 @require_POST
 def restore_change(request: HttpRequest, pk: int, change: int) -> HttpResponse:
     """Put a hand back as it was before one change: an edit undone, a deletion put back
-    in at its number. What the rules refuse now is not restored, and says why."""
+    in at its number. A restore whose place has been taken since (later hands would move,
+    another dealer would deal it, the hand was changed again) is shown first, with what
+    it does, and done when confirmed; what the rules refuse now is not restored, and
+    says why."""
     game, role = member_game(request, pk, "score")
     found = game.changes.filter(pk=change).first()
     if found is None:
         raise Http404
     status = 200
     try:
-        change_restore(game=game, change=found, user=request.user)
+        # Sent with the confirmation: the game as the scorekeeper saw the plan on.
+        revision = posted_number(request, "revision")
+        if revision is None:
+            plan = restore_plan(game=game, change=found)
+            if plan.asks:
+                return _render_plan(request, game, found, plan)
+            revision = plan.revision
+        change_restore(game=game, change=found, user=request.user, revision=revision)
+    except Unreadable:
+        messages.error(request, str(UNREADABLE))
+        status = 400
+    except Conflict as error:
+        try:
+            plan = restore_plan(game=game, change=found)
+        except RuleError as refusal:
+            messages.error(request, refusal_text(refusal))
+        else:
+            return _render_plan(request, game, found, plan, notice=error.message, status=409)
+        status = 409
     except RuleError as error:
         messages.error(request, refusal_text(error))
         status = 409
@@ -283,3 +298,25 @@ def restore_change(request: HttpRequest, pk: int, change: int) -> HttpResponse:
     if not request.htmx:
         return redirect("game_history", pk=pk)
     return _render_history(request, game, role, status=status)
+
+
+def _render_plan(
+    request: HttpRequest,
+    game: Game,
+    change: HandChange,
+    plan: RestorePlan,
+    notice: str = "",
+    status: int = 200,
+) -> HttpResponse:
+    """What the restore would do, and a button to do it (or go back)."""
+    rules = resolve_rules(game.rules)
+    context = {
+        "game": game,
+        "change": change,
+        "plan": plan,
+        "hand": hand_words(plan.hand, rules),
+        "replaced": hand_words(plan.replaced, rules) if plan.replaced else None,
+        "notice": notice,
+    }
+    template = "games/change_restore.html#changes" if request.htmx else "games/change_restore.html"
+    return render(request, template, context, status=status)

@@ -17,8 +17,9 @@ from pitchkeeper.games.models import Seat
 @require_http_methods(["GET", "POST"])
 @club_view(need="score")
 def game_new(request: HttpRequest) -> HttpResponse:
-    """Start a game. A POST with ``move``, ``action=add`` (a typed name onto the roster
-    and into the next seat) or ``action=preset`` only rearranges the form (htmx swaps in
+    """Start a game. A POST with ``move``, ``action=pick`` (a player ticked or unticked),
+    ``action=add`` (a typed name onto the roster and into the next seat) or
+    ``action=preset`` only rearranges the form (htmx swaps in
     the part that changed); any other POST starts the game."""
     club = request.membership.club  # type: ignore[attr-defined]
     roster = list(club.players.filter(retired=False))
@@ -33,6 +34,8 @@ def game_new(request: HttpRequest) -> HttpResponse:
     form = GameForm(request.POST, club=club, roster=roster)
     if "move" in request.POST:
         return _rearranged(request, form.moved(request.POST["move"]), "players")
+    if request.POST.get("action") == "pick":
+        return _rearranged(request, form.picked(), "players")
     if request.POST.get("action") == "add":
         form = form.with_player()
         return _rearranged(request, form, "players", status=400 if form.errors else 200)

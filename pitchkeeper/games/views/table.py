@@ -10,7 +10,7 @@ import secrets
 from typing import Any
 
 from django.contrib import messages
-from django.http import HttpRequest, HttpResponse, QueryDict
+from django.http import Http404, HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -255,10 +255,23 @@ def hand_add(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @require_POST
-def auction(request: HttpRequest, pk: int) -> HttpResponse:
-    """The auction part of the hand form with only the legal bids enabled."""
+def auction(request: HttpRequest, pk: int, number: int | None = None) -> HttpResponse:
+    """The auction part of the hand form with only the legal bids enabled: of the next
+    hand, or of hand ``number`` on its edit screen, whose dealer and scores before it
+    decide who bids when and what (a finished game has no next hand, but its hands can
+    be edited)."""
     _game_row, state = scored_game(request, pk)
-    form = new_hand_form(state, request.POST)
+    if number is None:
+        form = new_hand_form(state, request.POST)
+    elif 1 <= number <= len(state.hands):
+        dealer = state.result.hands[number - 1].dealer
+        form = HandForm(request.POST, state=state, dealer=dealer, number=number)
+        form.offer_legal_bids()
+    else:
+        raise Http404(_("There is no such hand."))
+    if form is None:
+        # The game ended meanwhile (another phone): nothing to swap, the Save says so.
+        return HttpResponse(status=204)
     return render(request, "games/_hand_fields.html#auction", {"game": state.game, "form": form})
 
 
