@@ -242,8 +242,10 @@ class HandForm(AuctionEntry, forms.Form):
         )
 
     def add_rule_error(self, error: RuleError) -> None:
-        """Show the engine's message next to the field it is about."""
-        self.add_error(self._field_for(error.field), refusal_text(error, self.state.record.rules))
+        """Show the engine's message next to the field it is about; each of them, when
+        the engine names several things missing at once."""
+        for each in error.each:
+            self.add_error(self._field_for(each.field), refusal_text(each, self.state.record.rules))
 
     def _field_for(self, rule_field: str | None) -> str | None:
         if rule_field is None:
