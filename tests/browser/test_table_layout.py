@@ -156,7 +156,7 @@ def test_after_a_save_the_totals_the_hand_undo_and_the_next_form_are_in_view(pag
             "#last-hand",
             "button:text('Undo last hand')",
             "#entry-title",
-            ".bid-grid .who",
+            ".bid-grid .who >> nth=0",
         ):
             for element in page.locator(selector).all()[:7]:
                 assert element.evaluate(INSIDE_JS), f"{selector} is not whole in view"
