@@ -261,6 +261,8 @@ class HandRow:
     outcome: str = ""
     # Whose bid the dealer took by equalling it.
     stolen_from: str | None = None
+    # The points the pitching side took, by name.
+    pitcher_took: tuple[str, ...] = ()
 
 
 def history(state: GameState, *, first: int = 1, last: int | None = None) -> list[HandRow]:
@@ -273,6 +275,7 @@ def history(state: GameState, *, first: int = 1, last: int | None = None) -> lis
     for hand, record in zip(
         state.result.hands[start:stop], state.record.hands[start:stop], strict=True
     ):
+        points = tuple(PointTaken(*taken) for taken in points_taken(hand.points, rules))
         rows.append(
             HandRow(
                 number=hand.number,
@@ -282,7 +285,7 @@ def history(state: GameState, *, first: int = 1, last: int | None = None) -> lis
                 bid=None if hand.bid is None else bid_label(rules, hand.bid),
                 smudge=hand.smudge and not isinstance(hand.bid, str),
                 made=hand.made,
-                points=tuple(PointTaken(*taken) for taken in points_taken(hand.points, rules)),
+                points=points,
                 revoked=hand.revoked,
                 forced=record.forced,
                 changes=tuple((side, hand.delta[side]) for side in state.result.sides)
@@ -291,6 +294,7 @@ def history(state: GameState, *, first: int = 1, last: int | None = None) -> lis
                 partner_note=_partner_note(rules, hand),
                 outcome=_outcome(hand),
                 stolen_from=_stolen_from(record.auction, hand),
+                pitcher_took=tuple(p.label for p in points if p.went_to == hand.pitching_side),
             )
         )
     return rows[::-1]

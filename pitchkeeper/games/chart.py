@@ -18,6 +18,10 @@ CHART_WIDTH, CHART_HEIGHT, CHART_PAD, CHART_LABEL = 320, 180, 12, 64
 
 
 CHART_LABEL_GAP = 11
+# A name at the end of its line, 11 units high, takes up to this much room a character;
+# the drawing is made wider for long names (and the page scales it to the screen), so
+# that a name is never cut at its right edge.
+CHART_LABEL_CHAR = 6.4
 
 
 @dataclass(frozen=True)
@@ -52,6 +56,8 @@ def chart(state: GameState) -> Chart | None:
     top = max(target, *(max(s) for s in series.values()))
     bottom = min(0, *(min(s) for s in series.values()))
     right = CHART_WIDTH - CHART_LABEL
+    longest = max(len(side) for side in result.sides)
+    width = right + max(CHART_LABEL, round(longest * CHART_LABEL_CHAR) + 6)
     steps = max(len(result.hands), 1)
 
     def x(index: int) -> float:
@@ -73,7 +79,7 @@ def chart(state: GameState) -> Chart | None:
         )
         for n, (side, scores) in enumerate(series.items())
     )
-    return Chart(CHART_WIDTH, CHART_HEIGHT, lines, y(target), y(0), right, top, bottom)
+    return Chart(width, CHART_HEIGHT, lines, y(target), y(0), right, top, bottom)
 
 
 def _spread(positions: list[float], gap: float) -> list[float]:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from .auction import bidding_order, check_auction, eldest_of, legal_bids
 from .bids import Contract, all_bids, contract, describe_bids
 from .engine import play_on, replay, settle, settled_per_player
-from .errors import RuleError
+from .errors import RuleError, RuleErrors
 from .presets import DEFAULT_PRESET, GROUPS, PRESET_INFO, PRESETS
 from .record import FORMAT, GameRecord, game_to_data, load_json, parse_game
 from .resolve import resolve_rules
@@ -34,6 +34,7 @@ __all__ = [
     "Preset",
     "Reach",
     "RuleError",
+    "RuleErrors",
     "Ruleset",
     "Seating",
     "Team",

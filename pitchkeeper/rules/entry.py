@@ -24,7 +24,7 @@ from collections.abc import Iterable, Mapping, Sequence
 
 from .auction import bidding_order, legal_bids
 from .bids import all_bids
-from .errors import RuleError
+from .errors import RuleError, RuleErrors
 from .results import HandRecord
 from .ruleset import Bid, Ruleset
 from .seating import Seating
@@ -79,8 +79,10 @@ def hand_from_fields(
 ) -> HandRecord:
     """The hand the posted ``fields`` ({name: [values]}) describe, dealt by ``dealer``. A field
     posted more than once counts by its last value, as the server's form reads it.
-    Raises RuleError for an entry missing or not one the form offers; whether the rules
-    allow the hand is the engine's to say when it is played."""
+    Raises RuleError for an entry not one the form offers, and RuleErrors naming every
+    entry missing (the pitcher and bid, each point, the partner) at once, so that a
+    player fixes them in one go; whether the rules allow the hand is the engine's to
+    say when it is played."""
     if action not in ACTIONS:
         raise _not_offered("action", action)
     if action == "misdeal":
@@ -91,17 +93,22 @@ def hand_from_fields(
     entry = _Entry(fields, rules, seating, order)
     auction = entry.auction(dealer)
     pitcher, bid = entry.contract()
+    missing: list[RuleError] = []
     if auction is None and rules.bidding and not (pitcher and bid):
-        raise RuleError("entry_contract", {}, field="pitcher" if not pitcher else "bid")
+        missing.append(RuleError("entry_contract", {}, field="pitcher" if not pitcher else "bid"))
+    points = entry.points(missing)
+    partner = entry.partner(missing)
+    if missing:
+        raise RuleErrors(missing)
     return HandRecord(
         auction=auction,
         pitcher=None if auction else pitcher,
         bid=None if auction or not bid else bid_value(bid),
-        points=entry.points(),
+        points=points,
         revoked=entry.players("revoked"),
         forced=entry.players("forced") if rules.forced_bid is not None else (),
         all_tricks=entry.all_tricks(),
-        partner=entry.partner(),
+        partner=partner,
     )
 
 
@@ -178,7 +185,8 @@ class _Entry:
             so_far.append((player, None if entry in (None, PASS) else bid_value(str(entry))))
         return bidders + [None] * (len(entries) - len(bidders))
 
-    def points(self) -> dict[str, object]:
+    def points(self, missing: list[RuleError]) -> dict[str, object]:
+        """Who took each point; a point not given is added to ``missing``."""
         sides = self.seating.sides
         points: dict[str, object] = {}
         for category in self.rules.categories:
@@ -187,9 +195,14 @@ class _Entry:
                 allowed = [*sides, *([] if category.required else [NOBODY])]
                 value = self.one(name, allowed)
                 if not value:
-                    raise RuleError(
-                        "entry_point", {"point": category.label}, field=f"points.{category.key}"
+                    missing.append(
+                        RuleError(
+                            "entry_point",
+                            {"point": category.label},
+                            field=f"points.{category.key}",
+                        )
                     )
+                    continue
                 points[category.key] = None if value == NOBODY else value
             else:
                 points[category.key] = {
@@ -227,10 +240,12 @@ class _Entry:
             return False
         return self.one("all_tricks").lower() not in UNTICKED
 
-    def partner(self) -> str | None:
+    def partner(self, missing: list[RuleError]) -> str | None:
+        """The called partner; not given, it is added to ``missing``."""
         if not self.rules.called_partner:
             return None
         partner = self.one("partner", [*self.order, ALONE])
         if not partner:
-            raise RuleError("entry_partner", {}, field="partner")
+            missing.append(RuleError("entry_partner", {}, field="partner"))
+            return None
         return None if partner == ALONE else partner

@@ -3,7 +3,7 @@ parameters, and the English words of every code (REFUSALS), which the screens tr
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 
@@ -279,7 +279,29 @@ class RuleError(ValueError):
             return self.message
         return f"hand {self.hand}: {self.message}"
 
+    @property
+    def each(self) -> tuple[RuleError, ...]:
+        """Every refusal this one stands for: itself alone, or those of a RuleErrors."""
+        return (self,)
+
     def at_hand(self, number: int) -> RuleError:
         if self.code is None:
             return RuleError(self.message, field=self.field, hand=number)
         return RuleError(self.code, self.params, field=self.field, hand=number)
+
+
+class RuleErrors(RuleError):
+    """Several entries refused at once (every missing part of a hand's form): its own
+    code, words and field are the first one's, and ``each`` holds them all."""
+
+    def __init__(self, errors: Sequence[RuleError]) -> None:
+        first = errors[0]
+        if first.code is None:
+            super().__init__(first.message, field=first.field, hand=first.hand)
+        else:
+            super().__init__(first.code, first.params, field=first.field, hand=first.hand)
+        self.errors = tuple(errors)
+
+    @property
+    def each(self) -> tuple[RuleError, ...]:
+        return self.errors

@@ -105,11 +105,12 @@ document.addEventListener("click", (event) => {
 });
 
 // After the table is swapped in, the page is put at the same place every time: the
-// table's top (totals, then the next hand's form), or, when an entry was refused, the
-// first message, with focus on the control it is about. Scroll anchoring is off for
+// table's top (totals, the hand just saved, Undo, then the next hand's form), or, when
+// an entry was refused, its messages (from the first down, as many as the screen
+// holds), with focus on the control the first is about. Scroll anchoring is off for
 // the table in the stylesheet, or the browser would move the page during the swap.
-function firstProblem(root) {
-  return root.querySelector(".errorlist, .messages .error");
+function problems(root) {
+  return root.querySelectorAll(".errorlist, .messages .error");
 }
 
 function focusTarget(problem) {
@@ -125,7 +126,8 @@ document.addEventListener("htmx:afterSwap", (event) => {
   if (!table) {
     return;
   }
-  const problem = firstProblem(table);
+  const all = problems(table);
+  const problem = all[0];
   if (!problem) {
     table.scrollIntoView({ block: "start" });
     // The tapped button is gone; the next hand's heading takes focus and is read out.
@@ -137,8 +139,8 @@ document.addEventListener("htmx:afterSwap", (event) => {
   }
   const control = focusTarget(problem);
   table.scrollIntoView({ block: "start" });
-  if (problem.getBoundingClientRect().bottom > window.innerHeight) {
-    problem.scrollIntoView({ block: "center" });
+  if (all[all.length - 1].getBoundingClientRect().bottom > window.innerHeight) {
+    problem.scrollIntoView({ block: "start" });
   }
   if (control) {
     control.focus({ preventScroll: true });

@@ -57,10 +57,10 @@ def test_a_refused_save_shows_its_message_in_view_beside_the_control(page, make_
     expect(message).to_have_text("Say who took High.")
     expect(page.locator("[role=alert] > #id_point_high_error")).to_have_count(1)
     expect(message).to_be_in_viewport()
-    # Beside the High choices, which describe themselves by it and have focus.
-    high = page.locator('fieldset[aria-describedby="id_point_high_error"]')
-    expect(high.locator("legend")).to_have_text("High")
-    assert high.evaluate("(fieldset) => fieldset.contains(document.activeElement)")
+    # Above the points' choices, which describe themselves by it and have focus.
+    points = page.locator('fieldset.point-grid[aria-describedby~="id_point_high_error"]')
+    expect(points.locator("legend")).to_have_text("Who took each point")
+    assert points.evaluate("(fieldset) => fieldset.contains(document.activeElement)")
     expect(contract(page, "Bob", 2)).to_be_checked()
     assert Hand.objects.count() == 0
 

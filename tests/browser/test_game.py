@@ -292,7 +292,8 @@ def test_game_switched_to_russian(page, make_game):
     expect(page).to_have_url(re.compile(rf"/games/{game.pk}/$"))
     check_totals(page, game, {"Ann": 0, "Bob": 4, "Cy": 0})
     # The table's own word for High, from the Russian catalog.
-    expect(page.locator('fieldset:has(input[name="point_high"]) > legend')).to_have_text("Старший")
+    high = page.locator('label.pill:has(> input[name="point_high"][value="Ann"])')
+    expect(high).to_have_text("Ann: Старший")
 
     play(page, "Cy", 3, "Cy", "Cy", "Cy", "Bob")
     check_totals(page, game, {"Ann": 0, "Bob": 5, "Cy": 3})

@@ -131,6 +131,26 @@ def test_illegal_hand_is_refused_next_to_its_field(client, game, post, field, me
     assert not Hand.objects.exists()
 
 
+def test_a_save_lacking_several_things_names_each_beside_its_control(client, game):
+    """Fails when the form is told only the first thing missing."""
+    post = hand_post(pitcher="", bid="", high="", jack="", game="")
+    for headers in ({}, HTMX):
+        response = client.post(
+            reverse("hand_add", args=[game.pk]),
+            {**entry_basis(game.pk), **entry_basis(game.pk), **post},
+            **headers,
+        )
+
+        assert response.status_code == 400
+        errors = response.context["form"].errors
+        assert sorted(errors) == ["contract", "point_game", "point_high", "point_jack"]
+        html = response.content.decode()
+        for point in ("High", "Jack", "Game"):
+            assert f"Say who took {point}." in html
+        assert ("<html" in html) is not bool(headers)
+    assert not Hand.objects.exists()
+
+
 def test_dealer_steal_of_a_smudge_is_refused(client, game):
     post = hand_post(
         pitcher="",

@@ -252,6 +252,25 @@ def test_a_malformed_entry_is_refused_with_its_field(preset, fields, code, field
     assert (refused.value.code, refused.value.field) == (code, field)
 
 
+def test_every_missing_entry_is_named_at_once():
+    """Fails when the reading stops at the first thing missing: a player fixed one a save."""
+    with pytest.raises(RuleError) as setback:
+        read("setback", {"point_low": ["Bob"]})
+    with pytest.raises(RuleError) as razzle:
+        read("razzle-dazzle", {"pitcher": ["Bob"], "bid": ["7"]})
+
+    missing = [(each.code, each.field) for each in setback.value.each]
+    assert missing == [
+        ("entry_contract", "pitcher"),
+        ("entry_point", "points.high"),
+        ("entry_point", "points.jack"),
+        ("entry_point", "points.game"),
+    ]
+    assert (setback.value.code, setback.value.field) == ("entry_contract", "pitcher")
+    fields = [each.field for each in razzle.value.each]
+    assert fields == [*(f"points.{key}" for key in RAZZLE_KEYS), "partner"]
+
+
 def test_the_auction_fields_read_are_the_forms():
     rounds = PRESETS["bonanza"]
 

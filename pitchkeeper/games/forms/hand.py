@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from django import forms
@@ -28,6 +29,9 @@ MOST_BID_BUTTONS = 9
 # Up to this many bids, one grid of a button per player and bid picks the pitcher and
 # the bid with one tap; a longer range keeps a row of players and a row of bids.
 MOST_GRID_BIDS = 5
+# Up to this many points, each taken with one name, the points are a grid too: a row
+# per side, a button per point; more (ten-point's) keep a row of sides per point.
+MOST_GRID_POINTS = 5
 
 
 def _point_label(category: Category) -> str:
@@ -56,7 +60,9 @@ class HandForm(AuctionEntry, forms.Form):
     """Pitcher and bid (or the whole auction), who took each point, revokes.
 
     ``dealer`` is who deals the hand being entered; the auction is asked for in
-    bidding order from the player on the dealer's left.
+    bidding order from the player on the dealer's left. Every other choice of a player
+    or side is offered in seat order, the scoreboard's, so that a name is in the same
+    place wherever it is on the screen.
     """
 
     default_renderer = ChoicesInPython()
@@ -70,10 +76,11 @@ class HandForm(AuctionEntry, forms.Form):
         rules = state.record.rules
         seating = state.record.seating
         self.order = bidding_order(seating, dealer)
+        self.seats = seating.players
         self.dealer = dealer
         self.number = number
         sides = [(side, side) for side in state.result.sides]
-        players = [(name, name) for name in self.order]
+        players = [(name, name) for name in self.seats]
         # The grid's buttons: each value's pitcher and bid.
         self.contracts: dict[str, tuple[str, str]] = {}
         if rules.bidding:
@@ -83,9 +90,9 @@ class HandForm(AuctionEntry, forms.Form):
             self.fields["bid"] = self._bid_field(_("Bid"), required=False)
             bids = all_bids(rules)
             if len(bids) <= MOST_GRID_BIDS:
-                # Bid by bid, each row a button for every player in bidding order.
+                # Bid by bid, a button for every player in seat order.
                 self.contracts = {
-                    f"{name}:{bid}": (name, str(bid)) for bid in bids for name in self.order
+                    f"{name}:{bid}": (name, str(bid)) for bid in bids for name in self.seats
                 }
                 self.fields["contract"] = forms.ChoiceField(
                     label=_("Pitcher and bid"),
@@ -132,7 +139,7 @@ class HandForm(AuctionEntry, forms.Form):
         self._contract_from_pitcher_and_bid()
         self.fields["revoked"] = forms.MultipleChoiceField(
             label=_("Revoked (renonce)"),
-            choices=[(name, name) for name in self.order],
+            choices=[(name, name) for name in self.seats],
             required=False,
             widget=forms.CheckboxSelectMultiple,
         )
@@ -140,7 +147,7 @@ class HandForm(AuctionEntry, forms.Form):
             self.fields["forced"] = forms.MultipleChoiceField(
                 label=_("Forced to bid %(bid)d (held the 9 with another trump)")
                 % {"bid": rules.forced_bid},
-                choices=[(name, name) for name in self.order],
+                choices=[(name, name) for name in self.seats],
                 required=False,
                 widget=forms.CheckboxSelectMultiple,
             )
@@ -187,14 +194,47 @@ class HandForm(AuctionEntry, forms.Form):
 
     @property
     def contract_cells(self) -> list[tuple[forms.BoundField, str, str]]:
-        """The grid's buttons with, for each, the player (in bidding order, which the
-        label carries for screen readers) and the bid in words."""
-        width = len(self.order)
+        """The grid's buttons, bid by bid, with, for each, the player (in seat order,
+        which the label carries for screen readers) and the bid in words."""
+        width = len(self.seats)
         labels = [self._bid_label(bid) for bid in all_bids(self.state.record.rules)]
         return [
-            (button, self.order[index % width], labels[index // width])
+            (button, self.seats[index % width], labels[index // width])
             for index, button in enumerate(self["contract"])
         ]
+
+    @property
+    def seat_roles(self) -> list[tuple[str, str]]:
+        """Each player in seat order with what the hand has them do first: "deals",
+        "first" (bids first, left of the dealer) or ""."""
+        first = self.order[0]
+        return [
+            (name, "deals" if name == self.dealer else "first" if name == first else "")
+            for name in self.seats
+        ]
+
+    @property
+    def point_grid(self) -> PointGrid | None:
+        """The points as a grid, when each goes to one side and they are few enough."""
+        categories = self.state.record.rules.categories
+        if len(categories) > MOST_GRID_POINTS or any(c.kind != "one" for c in categories):
+            return None
+        sides = self.state.result.sides
+        columns = []
+        for category in categories:
+            field = self[f"point_{category.key}"]
+            label = _point_label(category)
+            buttons = list(field)
+            cells: list[PointCell | None] = [
+                PointCell(button, label, side) for button, side in zip(buttons, sides, strict=False)
+            ]
+            nobody = buttons[len(sides)] if len(buttons) > len(sides) else None
+            cells.append(None if nobody is None else PointCell(nobody, nobody.choice_label, label))
+            columns.append((field, cells))
+        nobody = any(cells[-1] is not None for _field, cells in columns)
+        if not nobody:
+            columns = [(field, cells[:-1]) for field, cells in columns]
+        return PointGrid(sides=sides, columns=columns, nobody=nobody)
 
     @property
     def scores_before(self) -> dict[str, int]:
@@ -242,8 +282,10 @@ class HandForm(AuctionEntry, forms.Form):
         )
 
     def add_rule_error(self, error: RuleError) -> None:
-        """Show the engine's message next to the field it is about."""
-        self.add_error(self._field_for(error.field), refusal_text(error, self.state.record.rules))
+        """Show the engine's message next to the field it is about; each of them, when
+        the engine names several things missing at once."""
+        for each in error.each:
+            self.add_error(self._field_for(each.field), refusal_text(each, self.state.record.rules))
 
     def _field_for(self, rule_field: str | None) -> str | None:
         if rule_field is None:
@@ -258,6 +300,36 @@ class HandForm(AuctionEntry, forms.Form):
         if rule_field in ("pitcher", "bid") and "contract" in self.fields:
             return "contract"
         return rule_field if rule_field in self.fields else None
+
+
+@dataclass(frozen=True)
+class PointCell:
+    """One button of the points grid: what it shows, and what only a screen reader
+    says before it (the side on a side's row; the point on the "nobody" row)."""
+
+    button: forms.BoundField
+    shown: str
+    said: str
+
+
+@dataclass(frozen=True)
+class PointGrid:
+    """The points as the hand form lays them out: a row per side in seat order, and a
+    last row for the points that may go to nobody (``nobody``: there is one); each
+    column a point's field with its cells, None where a point cannot go to nobody."""
+
+    sides: tuple[str, ...]
+    columns: list[tuple[forms.BoundField, list[PointCell | None]]]
+    nobody: bool
+
+    @property
+    def rows(self) -> int:
+        return len(self.sides) + int(self.nobody)
+
+    @property
+    def errors(self) -> list[forms.BoundField]:
+        """The points' fields refused, in the grid's order."""
+        return [field for field, _cells in self.columns if field.errors]
 
 
 def _posted(data: Any, name: str) -> list[str]:
