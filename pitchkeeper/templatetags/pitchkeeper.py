@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import functools
+from datetime import datetime, timedelta
 
 import segno
 from django import template
 from django.template.context import Context
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.timesince import timesince
 from django.utils.translation import gettext as _
 
 from pitchkeeper.games.models import Game
@@ -58,3 +61,12 @@ def _qr_svg(url: str, label: str) -> SafeString:
 def bid_words(bid: Bid | None, rules: Ruleset) -> str:
     """``{{ hand.bid|bid_words:rules }}``: a bid in words, "6 for 12" or "Shoot the moon"."""
     return "" if bid is None else bid_label(rules, bid)
+
+
+@register.filter
+def ago(moment: datetime) -> str:
+    """How long ago ``moment`` was, in the user's language; under a minute "just now", as
+    humanize's naturaltime has it, where timesince alone would say "0 minutes"."""
+    if timezone.now() - moment < timedelta(minutes=1):
+        return _("just now")
+    return _("%(ago)s ago") % {"ago": timesince(moment)}

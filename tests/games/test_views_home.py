@@ -1,9 +1,12 @@
 from __future__ import annotations
 
+from datetime import timedelta
+
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
+from django.utils import timezone
 
 from pitchkeeper.games.hands import hand_record
 from pitchkeeper.games.models import Game
@@ -150,3 +153,26 @@ def test_home_page_queries_do_not_grow_with_the_number_of_games(client, make_gam
     # The session, the user and their club; finished games and their seats; games in
     # progress, their seats and their hands; the last game and its seats.
     assert few <= 10
+
+
+@pytest.mark.parametrize(
+    ("language", "now", "earlier"),
+    [
+        ("en", "just now", "2\xa0hours ago"),
+        ("ru", "только что", "2\xa0часа назад"),
+        ("nb", "akkurat nå", "for 2\xa0timer siden"),
+    ],
+)
+def test_a_game_in_progress_says_when_it_was_played_just_now_or_how_long_ago(
+    client, make_game, language, now, earlier
+):
+    """Under a minute is "just now" in every language, not "0 minutes ago"."""
+    game = make_game().game
+    hand_record(game=game, record=set_back("Bob", "Cy"))
+
+    html = client.get(reverse("home"), HTTP_ACCEPT_LANGUAGE=language).content.decode()
+    assert f"· {now}</span>" in html
+
+    Game.objects.filter(pk=game.pk).update(updated=timezone.now() - timedelta(hours=2))
+    html = client.get(reverse("home"), HTTP_ACCEPT_LANGUAGE=language).content.decode()
+    assert f"· {earlier}</span>" in html
