@@ -16,6 +16,7 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.db import models, transaction
+from django.utils.translation import gettext as _
 
 from pitchkeeper.backups.fields import (
     Readers,
@@ -34,6 +35,7 @@ from pitchkeeper.core.models import Heartbeat, WorkerBeat
 from pitchkeeper.games.hands import game_save
 from pitchkeeper.games.models import Game, Hand, HandChange, Seat
 from pitchkeeper.games.services import game_create, game_export
+from pitchkeeper.games.words import refusal_text
 from pitchkeeper.rules import RuleError, parse_game
 from pitchkeeper.rules.record import check_name
 from pitchkeeper.seasons.models import (
@@ -293,7 +295,9 @@ class _Import:
             try:
                 row = self.row(model, entry, club=self.club, **prepare)
             except RuleError as error:
-                raise RuleError(f"{key.removesuffix('s')} {number}: {error}") from None
+                # The section as the file names it ("season 2"), the refusal in words.
+                words = refusal_text(error, numbered=True)
+                raise RuleError(f"{key.removesuffix('s')} {number}: {words}") from None
             if isinstance(row, Player):
                 self.players[row.name.casefold()] = row.pk
             elif isinstance(row, Season):
@@ -313,7 +317,7 @@ class _Import:
         return True
 
     def player_name(self, row: Player, entry: Mapping[str, Any]) -> bool:
-        row.name = check_name(entry.get("name"), "the name")
+        row.name = check_name(entry.get("name"), RuleError("player_name", {}))
         return False
 
     def game(self, entry: Any) -> Game:
@@ -355,7 +359,10 @@ class _Import:
             try:
                 self.row(HandChange, change, game=game)
             except RuleError as error:
-                raise RuleError(f"change {number}: {error}") from None
+                words = refusal_text(error, numbered=True)
+                raise RuleError(
+                    _("change %(number)d: %(error)s") % {"number": number, "error": words}
+                ) from None
         return game
 
 
@@ -400,7 +407,10 @@ def club_import(*, data: Any, owner: AbstractBaseUser | None) -> Restored:
         try:
             restore.game(entry)
         except RuleError as error:
-            raise RuleError(f"game {number}: {error}") from None
+            words = refusal_text(error, numbered=True)
+            raise RuleError(
+                _("game %(number)d: %(error)s") % {"number": number, "error": words}
+            ) from None
     restore.section(data, "payments")
     club.refresh_from_db()
     return restored
