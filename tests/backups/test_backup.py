@@ -202,6 +202,8 @@ def test_bad_data_is_refused_with_a_message_and_saves_nothing(full_club, user, c
             [
                 "player 6: имя игрока не может быть пустым",
                 "партия 4: сдача 1: 'Nobody' не играет за этим столом",
+                "player 1: «retired» — это true или false",
+                "партия 1: «finished_at» указано, но партия не окончена",
             ],
         ),
         (
@@ -209,17 +211,19 @@ def test_bad_data_is_refused_with_a_message_and_saves_nothing(full_club, user, c
             [
                 "player 6: navnet til spilleren kan ikke være tomt",
                 "parti 4: runde 1: 'Nobody' spiller ikke ved dette bordet",
+                "player 1: «retired» må være true eller false",
+                "parti 1: «finished_at» er oppgitt, men partiet er ikke over",
             ],
         ),
     ],
 )
 def test_a_refused_backup_is_told_in_the_language(full_club, user, language, messages):
     """The refusal and whose name it is, in words; the section as the file names it."""
-    unnamed = BAD["player with no name"][0]
-    bad_hand = BAD["bad hand in the last game"][0]
+    cases = ["player with no name", "bad hand in the last game"]
+    cases += ["retired not a boolean", "finished but not over"]
 
     with translation.override(language):
-        refusals = [import_refusal(full_club, user, change) for change in (unnamed, bad_hand)]
+        refusals = [import_refusal(full_club, user, BAD[case][0]) for case in cases]
 
     assert refusals == messages
 
