@@ -219,9 +219,8 @@ class Phone:
         ``options`` (e.g. ``java_script_enabled=False``), signed in as the owner of
         the ``club`` fixture unless ``signed_in`` is false."""
         if context is None:
-            context = self.browser.new_context(
-                viewport=PHONE, base_url=self.base_url, locale="en-US", **options
-            )
+            options = {"locale": "en-US", **options}
+            context = self.browser.new_context(viewport=PHONE, base_url=self.base_url, **options)
             if signed_in:
                 context.add_cookies([{**self.session_cookie, "url": self.base_url}])
             self.contexts.append(context)

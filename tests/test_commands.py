@@ -8,6 +8,7 @@ import sys
 
 import pytest
 from django.core.management import CommandError, call_command
+from django.utils import translation
 
 from pitchkeeper.clubs.models import Player
 from pitchkeeper.clubs.services import club_create
@@ -251,3 +252,40 @@ def test_a_game_with_more_hands_than_allowed_is_refused(record_file, game_data):
         run("import_games", path)
 
     assert not Game.objects.exists()
+
+
+@pytest.mark.parametrize(
+    ("language", "messages"),
+    [
+        (
+            "ru",
+            [
+                "это не JSON: ",
+                "партия 2: сдача 1: Cy заявил 2, но Bob уже заявил 3; каждая заявка должна быть "
+                "выше предыдущей",
+            ],
+        ),
+        (
+            "nb",
+            [
+                "ikke gyldig JSON: ",
+                "parti 2: runde 1: Cy bød 2, men Bob hadde allerede bydd 3; hvert bud må være "
+                "høyere enn det forrige",
+            ],
+        ),
+    ],
+)
+def test_a_refusal_is_told_in_the_language_of_the_command(
+    record_file, game_data, language, messages
+):
+    """In the active language (the site's, LANGUAGE_CODE), not the engine's English."""
+    bad = game_data(hands=[{"auction": [["Bob", 3], ["Cy", 2], ["Dee", None], ["Ann", None]]}])
+    unreadable, illegal = messages
+
+    with translation.override(language):
+        with pytest.raises(CommandError) as caught:
+            run("import_games", record_file("{not json"))
+        assert unreadable in str(caught.value)
+        with pytest.raises(CommandError) as caught:
+            run("import_games", record_file([game_data(), bad]))
+        assert str(caught.value) == illegal

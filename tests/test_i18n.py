@@ -18,6 +18,7 @@ from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext, ngettext, pgettext
 
+from pitchkeeper.games.board import win_reason
 from pitchkeeper.games.hands import hand_record
 from pitchkeeper.games.models import Game
 from pitchkeeper.rules import HandRecord
@@ -102,15 +103,29 @@ WORDS = {
         (None, "Revoke (renonce)"): "Ренонс",
         (None, "Pitcher"): "Питчер",
         (None, "pass"): "пас",
-        (None, "Misdeal"): "Пересдача",
-        (None, "misdeal"): "пересдача",
+        # Seed 000's "Неправильная сдача"; "Пересдача" is the all-pass setting, a redeal.
+        (None, "Misdeal"): "Неправильная сдача",
+        (None, "misdeal"): "неправильная сдача",
+        (None, "Redeal"): "Пересдача",
         (None, "Blind All Fours"): "Олл-форс вслепую",
+        # Seed 004's word for a partnership game.
+        (None, "Partnership"): "Партнёрская игра",
+        ("presets", "Partnership"): "Партнёрская игра",
+        # A bid made is "выполнена" everywhere, as in seed 000.
+        (None, "Made at %(bid)s"): "Заявка %(bid)s выполнена",
+        (None, "Bids made"): "Выполненные заявки",
+        ("bid", "made"): "выполнена",
+        ("badge", "winner"): "победитель",
+        ("season", "Name"): "Название",
+        (None, "Edit"): "Изменить",
+        (None, "just now"): "только что",
     },
     "nb": {
         ("point", "High"): "Høy",
         ("point", "Low"): "Lav",
         ("point", "Jack"): "Knekt",
-        ("point", "Game"): "Spill",
+        # Not "Spill", which reads as a game ("Spill: Marit").
+        ("point", "Game"): "Stikkpoeng",
         (None, "in the hole"): "i minus",
         (None, "set back"): "bet",
         (None, "Revoke (renonce)"): "Renons",
@@ -120,6 +135,37 @@ WORDS = {
         (None, "Bid"): "Bud",
         (None, "pass"): "pass",
         (None, "Misdeal"): "Feilgiv",
+        (None, "All time"): "Totalt",
+        (None, "Edit"): "Endre",
+        (None, "Change"): "Endre",
+        # The pitcher fell short of the bid, not "bid too little".
+        (None, "short, excused by the revoke"): "kom til kort, unnskyldt av renons",
+        ("bid", "made"): "klart",
+        (None, "just now"): "akkurat nå",
+    },
+}
+
+# Words that are not the table's: another term for a game word than the glossary's, in
+# any entry of the catalog (the entries where they are right are named).
+NOT_TABLE_WORDS = {
+    "ru": {
+        # A redeal after all passed; a misdeal is "неправильная сдача".
+        r"[Пп]ересдач": {
+            "Redeal",
+            "Bids 1–4, to 11; a made 4 wins at once unless in the hole; all pass: redeal.",
+        },
+        r"[Пп]арн(ая|ый|ой|ую)": set(),  # partnership: "партнёрская"
+        r"раздач": set(),  # a hand: "сдача"
+        r"[Сс]тавк[аиуе]\b": {"Pot ante, in chips"},  # a bid: "заявка"
+        r"[Зз]аявк\w* \S* ?сыгран|[Сс]ыгранн\w* заявк|[Сс]маджи сыгран": set(),  # made: "выполнена"
+    },
+    "nb": {
+        r"\b[Ss]pill(et|ene|ets)?\b": set(),  # a game: "parti"; the Game point: "Stikkpoeng"
+        r"\bhånd": set(),  # a hand: "runde"
+        r"(?<!på )\b[Oo]mgang": set(),  # a hand: "runde" ("på omgang" is "in turn")
+        r"[Hh]ele tiden": set(),  # all time: "Totalt"
+        r"\bBytt": set(),  # edit, change: "Endre"
+        r"\bfor lite\b": set(),  # short of the bid: "kom til kort"
     },
 }
 
@@ -132,12 +178,26 @@ def test_the_table_words(language):
             assert text == word
 
 
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_one_term_for_each_game_word(language):
+    found = []
+    for message in catalog(language):
+        if not message.id:
+            continue
+        msgid = message.id[0] if message.pluralizable else message.id
+        strings = message.string if message.pluralizable else (message.string,)
+        for pattern, allowed in NOT_TABLE_WORDS[language].items():
+            if msgid not in allowed and any(re.search(pattern, text) for text in strings):
+                found.append((pattern, msgid))
+    assert not found
+
+
 def test_the_game_point_is_not_the_game():
     with translation.override("ru"):
         assert pgettext("point", "Game") == "Гейм"
         assert gettext("Game %(number)s") % {"number": 3} == "Партия 3"
     with translation.override("nb"):
-        assert pgettext("point", "Game") == "Spill"
+        assert pgettext("point", "Game") == "Stikkpoeng"
         assert gettext("Game %(number)s") % {"number": 3} == "Parti 3"
 
 
@@ -204,8 +264,8 @@ PAGE_WORDS = {
         "<legend>Høy</legend>",
         "<legend>Lav</legend>",
         "<legend>Knekt</legend>",
-        "<legend>Spill</legend>",
-        "Høy: Ann · Lav: Cy · Knekt: ikke gitt · Spill: Cy",
+        "<legend>Stikkpoeng</legend>",
+        "Høy: Ann · Lav: Cy · Knekt: ikke gitt · Stikkpoeng: Cy",
         "i minus",
         "✗ bet",
         "Renons",
@@ -316,3 +376,40 @@ def test_norwegian_says_bud_for_a_bid_and_never_melding():
     assert not [s for s in strings if re.search(r"\bmeld", s, re.IGNORECASE)]
     with translation.override("nb"):
         assert gettext("Bids made") == "Bud tatt hjem"
+
+
+def _hand(pitcher: str, bid: int, high: str, low: str, jack: str, game: str) -> HandRecord:
+    points = {"high": high, "low": low, "jack": jack, "game": game}
+    return HandRecord(pitcher=pitcher, bid=bid, points=points)
+
+
+# Bob is set back three times while Ann and Cy reach 6; then Ann reaches 7 on Jack and
+# Cy on Game in the same hand: Jack is counted first.
+COUNT_ORDER = [_hand("Bob", 2, "Ann", "Cy", "Ann", "Cy")] * 3 + [
+    _hand("Bob", 2, "Bob", "Bob", "Ann", "Cy")
+]
+SMUDGE = [_hand("Bob", 4, "Bob", "Bob", "Bob", "Bob")]
+
+
+@pytest.mark.parametrize(
+    ("hands", "language", "line"),
+    [
+        (COUNT_ORDER, "en", "Ann reached 7 on Jack before Cy on Game"),
+        (
+            COUNT_ORDER,
+            "ru",
+            "Ann первым набрал 7: очко «Валет» засчитывается раньше, чем «Гейм» у Cy",
+        ),
+        (COUNT_ORDER, "nb", "Ann nådde 7 på «Knekt» før Cy på «Stikkpoeng»"),
+        (SMUDGE, "ru", "Bob выигрывает смаджем: взял все очки на заявке 4, не будучи в дыре"),
+    ],
+)
+def test_the_win_line_reads_as_a_sentence(make_game, hands, language, line):
+    """In the case and tense Russian needs (not "доходит до 7 на «Валет»"), the smudge as
+    a sentence, and the Game point not called a game in Norwegian."""
+    game = make_game("setback", ("Ann", "Bob", "Cy")).game
+    for hand in hands:
+        state = hand_record(game=game, record=hand)
+
+    with translation.override(language):
+        assert win_reason(state) == line

@@ -18,9 +18,12 @@ from typing import Any
 from django.core.exceptions import ValidationError
 from django.db import models
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
 from pitchkeeper.core.limits import FIRST_DAY, LAST_DAY
 from pitchkeeper.rules import RuleError
+from pitchkeeper.rules.errors import REFUSALS
 
 # How a related row is written (its id to a key) and read back (a key to its id).
 Writers = Mapping[type[models.Model], Callable[[int], Any]]
@@ -47,7 +50,10 @@ def row_stamp(row: models.Model, fields: Iterable[Any], values: Mapping[str, Any
     }
     for name, value in stamped.items():
         if value is None:
-            raise RuleError(f'"{name}" must be a date and time such as "2024-05-01T20:30:00+00:00"')
+            raise RuleError(
+                _('"%(key)s" must be a date and time such as "2024-05-01T20:30:00+00:00"')
+                % {"key": name}
+            )
     if stamped:
         type(row)._default_manager.filter(pk=row.pk).update(**stamped)
 
@@ -73,11 +79,12 @@ def row_dump(row: models.Model, fields: Iterable[Any], writers: Writers) -> dict
 
 
 def _expected(field: Any) -> tuple[type | tuple[type, ...], str]:
+    """The type a field's value is written as, and the words for a value of another."""
     if isinstance(field, models.BooleanField):
-        return bool, "true or false"
+        return bool, REFUSALS["field_not_bool"]
     if isinstance(field, models.IntegerField):
-        return int, "a whole number"
-    return str, "a text"
+        return int, gettext_noop('"%(key)s" must be a whole number')
+    return str, gettext_noop('"%(key)s" must be a text')
 
 
 def field_value(field: Any, raw: Any) -> Any:
@@ -87,7 +94,7 @@ def field_value(field: Any, raw: Any) -> Any:
         return raw
     kind, words = _expected(field)
     if not isinstance(raw, kind) or (kind is int and isinstance(raw, bool)):
-        raise RuleError(f'"{field.name}" must be {words}')
+        raise RuleError(_(words) % {"key": field.name})
     try:
         value = field.to_python(raw)
     except ValidationError as error:
@@ -97,7 +104,10 @@ def field_value(field: Any, raw: Any) -> Any:
         if not FIRST_DAY <= day <= LAST_DAY:
             # The days a season may have (core.limits), the ends included; far enough
             # from the ends of Python's dates that a time shows in any time zone.
-            raise RuleError(f'"{field.name}" must be between {FIRST_DAY} and {LAST_DAY}')
+            raise RuleError(
+                _('"%(key)s" must be between %(first)s and %(last)s')
+                % {"key": field.name, "first": FIRST_DAY, "last": LAST_DAY}
+            )
     if isinstance(value, datetime) and timezone.is_naive(value):
         value = timezone.make_aware(value)
     return value
@@ -108,10 +118,10 @@ def row_values(data: Any, fields: Iterable[Any], readers: Readers) -> dict[str, 
     left out keeps its default, an unknown one is refused."""
     fields = list(fields)
     if not isinstance(data, Mapping):
-        raise RuleError("must be a JSON object")
+        raise RuleError(_("must be a JSON object"))
     unknown = set(data) - {field.name for field in fields}
     if unknown:
-        raise RuleError(f"unknown field {', '.join(sorted(map(str, unknown)))}")
+        raise RuleError("field_unknown", {"unknown": tuple(sorted(map(str, unknown)))})
     values: dict[str, Any] = {}
     for field in fields:
         if field.name not in data:
@@ -155,7 +165,10 @@ def text_check(data: Any, where: str = "", parent: str | int | None = None) -> N
         found = CONTROL.search(data)
         if found is not None:
             code = f"U+{ord(found.group()):04X}"
-            raise RuleError(f"{where}a text holds the control character {code}")
+            raise RuleError(
+                _("%(where)sa text holds the control character %(code)s")
+                % {"where": where, "code": code}
+            )
     elif isinstance(data, Mapping):
         for key, value in data.items():
             text_check(key, where, parent)

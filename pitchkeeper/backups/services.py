@@ -16,6 +16,7 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.db import models, transaction
+from django.utils.translation import gettext as _
 
 from pitchkeeper.backups.fields import (
     Readers,
@@ -34,6 +35,7 @@ from pitchkeeper.core.models import Heartbeat, WorkerBeat
 from pitchkeeper.games.hands import game_save
 from pitchkeeper.games.models import Game, Hand, HandChange, Seat
 from pitchkeeper.games.services import game_create, game_export
+from pitchkeeper.games.words import refusal_text
 from pitchkeeper.rules import RuleError, parse_game
 from pitchkeeper.rules.record import check_name
 from pitchkeeper.seasons.models import (
@@ -200,7 +202,7 @@ def _as_played(record: Any) -> Any:
 def _list(data: Mapping[str, Any], key: str) -> list[Any]:
     value = data.get(key, [])
     if not isinstance(value, list):
-        raise RuleError(f'"{key}" must be a list')
+        raise RuleError(_('"%(key)s" must be a list') % {"key": key})
     return value
 
 
@@ -208,16 +210,21 @@ def _from_version_1(data: Mapping[str, Any]) -> dict[str, Any]:
     """A ``pitchkeeper.club/1`` file in the shape of version 2."""
     unknown = set(data) - CLUB_1_KEYS
     if unknown:
-        raise RuleError(f"unknown field {', '.join(sorted(map(str, unknown)))}")
+        raise RuleError("field_unknown", {"unknown": tuple(sorted(map(str, unknown)))})
     games = []
     for number, entry in enumerate(_list(data, "games"), start=1):
         if isinstance(entry, Mapping):
             unknown = set(entry) - CLUB_1_GAME_KEYS
+            problem = None
             if unknown:
-                names = ", ".join(sorted(map(str, unknown)))
-                raise RuleError(f"game {number}: unknown field {names}")
-            if "created" not in entry:
-                raise RuleError(f'game {number}: "created" is missing')
+                problem = RuleError("field_unknown", {"unknown": tuple(sorted(map(str, unknown)))})
+            elif "created" not in entry:
+                problem = RuleError(_('"%(key)s" is missing') % {"key": "created"})
+            if problem is not None:
+                words = refusal_text(problem)
+                raise RuleError(
+                    _("game %(number)d: %(error)s") % {"number": number, "error": words}
+                )
             entry = {CLUB_1_RENAMED.get(key, key): value for key, value in entry.items()}
         games.append(entry)
     return {**data, "format": CLUB_FORMAT, "games": games}
@@ -238,7 +245,7 @@ class _Import:
     def user(self, name: Any) -> int | None:
         User = get_user_model()
         if not isinstance(name, str):
-            raise RuleError("an account must be given by its username")
+            raise RuleError(_("an account must be given by its username"))
         pk = User.objects.filter(**{User.USERNAME_FIELD: name}).values_list("pk", flat=True)
         if not pk:
             self.restored.unknown_accounts.add(name)
@@ -247,15 +254,18 @@ class _Import:
 
     def player(self, name: Any) -> int:
         if not isinstance(name, str) or name.casefold() not in self.players:
-            raise RuleError(f"{name!r} is not a player of the club")
+            raise RuleError(_("%(name)r is not a player of the club") % {"name": name})
         return self.players[name.casefold()]
 
     def season(self, number: Any) -> int:
         # Not a boolean, a fraction or a text, which Python would take for a number.
         if type(number) is not int:
-            raise RuleError('"season" must be a whole number, the season\'s place in the file')
+            raise RuleError(_('"season" must be a whole number, the season\'s place in the file'))
         if not 1 <= number <= len(self.seasons):
-            raise RuleError(f"there is no season {number} (seasons are numbered from 1)")
+            raise RuleError(
+                _("there is no season %(number)s (seasons are numbered from 1)")
+                % {"number": number}
+            )
         return self.seasons[number - 1]
 
     def fresh_tokens(self, row: models.Model) -> None:
@@ -293,7 +303,9 @@ class _Import:
             try:
                 row = self.row(model, entry, club=self.club, **prepare)
             except RuleError as error:
-                raise RuleError(f"{key.removesuffix('s')} {number}: {error}") from None
+                # The section as the file names it ("season 2"), the refusal in words.
+                words = refusal_text(error, numbered=True)
+                raise RuleError(f"{key.removesuffix('s')} {number}: {words}") from None
             if isinstance(row, Player):
                 self.players[row.name.casefold()] = row.pk
             elif isinstance(row, Season):
@@ -305,7 +317,7 @@ class _Import:
             return False
         name = entry.get("user")
         if not isinstance(name, str):
-            raise RuleError('"user" must be the member\'s username')
+            raise RuleError(_('"user" must be the member\'s username'))
         row_check(row, exclude=["user"])
         invitation = Invitation.objects.create(club=self.club, role=row.role, created_by=self.owner)
         self.restored.unknown_accounts.discard(name)
@@ -313,12 +325,12 @@ class _Import:
         return True
 
     def player_name(self, row: Player, entry: Mapping[str, Any]) -> bool:
-        row.name = check_name(entry.get("name"), "the name")
+        row.name = check_name(entry.get("name"), RuleError("player_name", {}))
         return False
 
     def game(self, entry: Any) -> Game:
         if not isinstance(entry, Mapping):
-            raise RuleError("a game must be a JSON object")
+            raise RuleError("game_not_object", {})
         carried = {key: value for key, value in entry.items() if key not in ("record", "changes")}
         values = row_values(carried, _fields(Game), self.readers)
         changes = _list(entry, "changes")
@@ -349,13 +361,16 @@ class _Import:
         game = game_save(state=state, records=record.hands, rows=[None] * len(record.hands)).game
         if (finished is None) != (game.finished_at is None):
             if finished is None:
-                raise RuleError('the game is over: "finished_at" must say when it ended')
-            raise RuleError('"finished_at" is given but the game is not over')
+                raise RuleError(_('the game is over: "finished_at" must say when it ended'))
+            raise RuleError(_('"finished_at" is given but the game is not over'))
         for number, change in enumerate(changes, start=1):
             try:
                 self.row(HandChange, change, game=game)
             except RuleError as error:
-                raise RuleError(f"change {number}: {error}") from None
+                words = refusal_text(error, numbered=True)
+                raise RuleError(
+                    _("change %(number)d: %(error)s") % {"number": number, "error": words}
+                ) from None
         return game
 
 
@@ -365,19 +380,22 @@ def club_import(*, data: Any, owner: AbstractBaseUser | None) -> Restored:
     made its owner; all or nothing: bad data raises a RuleError that says what is
     wrong and where (or a ValidationError for the club's name), and nothing is saved."""
     if not isinstance(data, Mapping):
-        raise RuleError("a club must be a JSON object")
+        raise RuleError(_("a club must be a JSON object"))
     text_check(data)
     if data.get("format") == CLUB_FORMAT_1:
         data = _from_version_1(data)
     if data.get("format") != CLUB_FORMAT:
-        raise RuleError(f'"format" must be "{CLUB_FORMAT}" (or "{CLUB_FORMAT_1}")')
+        raise RuleError(
+            _('"format" must be "%(format)s" (or "%(older)s")')
+            % {"format": CLUB_FORMAT, "older": CLUB_FORMAT_1}
+        )
     club_fields = {found.name for found in _fields(Club)}
     unknown = set(data) - {"format", "games", *SECTIONS, *club_fields}
     if unknown:
-        raise RuleError(f"unknown field {', '.join(sorted(map(str, unknown)))}")
+        raise RuleError("field_unknown", {"unknown": tuple(sorted(map(str, unknown)))})
     name = data.get("name")
     if not isinstance(name, str):
-        raise RuleError('"name" must be the club\'s name')
+        raise RuleError(_('"name" must be the club\'s name'))
     club = Club.objects.create(name=club_name_check(name))
     restored = Restored(club)
     restore = _Import(club, restored, owner)
@@ -400,7 +418,10 @@ def club_import(*, data: Any, owner: AbstractBaseUser | None) -> Restored:
         try:
             restore.game(entry)
         except RuleError as error:
-            raise RuleError(f"game {number}: {error}") from None
+            words = refusal_text(error, numbered=True)
+            raise RuleError(
+                _("game %(number)d: %(error)s") % {"number": number, "error": words}
+            ) from None
     restore.section(data, "payments")
     club.refresh_from_db()
     return restored

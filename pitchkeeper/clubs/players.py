@@ -10,6 +10,7 @@ from django.utils.translation import gettext as _
 
 from pitchkeeper.clubs.models import Club, Player
 from pitchkeeper.clubs.names import name_clean, name_key, name_unlike
+from pitchkeeper.rules import RuleError
 from pitchkeeper.rules.record import MAX_NAME_LENGTH, check_name
 
 
@@ -24,7 +25,9 @@ def roster(names: Sequence[str], *, club: Club) -> dict[str, Player]:
     for name in names:
         player = known.get(name_key(name))
         if player is None:
-            player = Player.objects.create(club=club, name=check_name(name, "a player's name"))
+            player = Player.objects.create(
+                club=club, name=check_name(name, RuleError("player_name", {}))
+            )
             known[name_key(name)] = player
         players[name] = player
     return players

@@ -17,6 +17,7 @@ from django.utils.translation import gettext_lazy as _
 from pitchkeeper.clubs.models import TOKEN_VALIDATORS, Club, Player, new_token
 from pitchkeeper.clubs.names import name_visible
 from pitchkeeper.games.signals import game_erasing, games_updated
+from pitchkeeper.games.words import refusal_text
 from pitchkeeper.rules import RuleError
 from pitchkeeper.rules.record import MAX_NAME_LENGTH, parse_hand
 
@@ -360,11 +361,13 @@ def hand_data_problem(data: Any) -> str | None:
     try:
         hand = parse_hand(data)
     except RuleError as error:
-        return str(error)
+        return refusal_text(error, numbered=True)
     for key, taken in hand.points.items():
         counts = isinstance(taken, Mapping) and all(
             isinstance(side, str) and type(count) is int for side, count in taken.items()
         )
         if not (taken is None or isinstance(taken, str) or counts):
-            return f'"points": "{key}" must be a name, null, or a whole number for each side'
+            return _(
+                '"points": "%(key)s" must be a name, null, or a whole number for each side'
+            ) % {"key": key}
     return None

@@ -19,6 +19,7 @@ from pitchkeeper.rules import (
     Category,
     RuleError,
     Ruleset,
+    all_bids,
 )
 from pitchkeeper.rules import ruleset as _ruleset
 from pitchkeeper.rules.bids import DOUBLED
@@ -201,9 +202,12 @@ preset_label_lazy = lazy(preset_label, str)
 PLURAL_SAMPLES = {"one": 1, "few": 2, "many": 5, "other": 2}
 
 
-def offline_phrases() -> str:
+def offline_phrases(rules: Ruleset) -> str:
     """What the game screen says of hands kept on the phone, in the user's language, for
-    the script that keeps them: {n}, {dealer} and {message} are filled in there."""
+    the script that keeps them: {n}, {dealer}, {message} and {refusal} are filled in there.
+    With them the words of every refusal of the engine (``refusals``, as REFUSALS has
+    them, translated) and the words of the bids and points of the game's ``rules`` that
+    a refusal may name (``params``, by parameter), for the phone's engine's refusals."""
     waiting = {
         category: ngettext(
             "%(count)s hand waiting to be sent", "%(count)s hands waiting to be sent", sample
@@ -225,6 +229,9 @@ def offline_phrases() -> str:
             "Not kept: the entry is not complete. Check the pitcher and the bid, and who "
             "took each point."
         ),
+        "refused": _("Not kept: %(refusal)s") % {"refusal": "{refusal}"},
+        "refusals": {code: _(text) for code, text in REFUSALS.items()},
+        "params": refusal_params(rules),
         "later": _(
             "The server did not take the waiting hands just now; they stay on this phone "
             "and are sent again shortly."
@@ -239,6 +246,16 @@ def offline_phrases() -> str:
 
 # The parameters of a refusal that are a bid, worded by bid_label.
 BID_PARAMS = frozenset({"bid", "high_bid", "moons"})
+
+
+def refusal_params(rules: Ruleset) -> dict[str, dict[str, str]]:
+    """The words of the parameters of a refusal under ``rules`` that are not shown as
+    they are, by parameter and value, as refusal_text words them: each bid that has a
+    name or is doubled, each point and each preset."""
+    bids = {str(bid): bid_label(rules, bid) for bid in all_bids(rules) if isinstance(bid, str)}
+    points = {c.label: str(POINT_WORDS.get(c.label, c.label)) for c in rules.categories}
+    presets = {name: preset_label(name) for name in PRESETS}
+    return {**dict.fromkeys(BID_PARAMS, bids), "point": points, "preset": presets}
 
 
 def refusal_text(error: RuleError, rules: Ruleset | None = None, *, numbered: bool = False) -> str:

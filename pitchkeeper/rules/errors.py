@@ -159,6 +159,7 @@ REFUSALS: dict[str, str] = {
     "each_player": gettext_noop("each player"),
     "each_team": gettext_noop("each team"),
     "each_player_of": gettext_noop("each player of %(team)s"),
+    "player_name": gettext_noop("a player's name"),
     "game_not_object": gettext_noop("a game must be a JSON object"),
     "format_wrong": gettext_noop('"format" must be "%(format)s"'),
     "field_unknown": gettext_noop("unknown field %(unknown)s"),

@@ -53,12 +53,12 @@ def project(document: Mapping[str, Any], extra: Sequence[Any]) -> dict[str, Any]
 
 
 def project_json(record_text: str, extra_text: str) -> str:
-    """``project`` from and to JSON text; a refusal is ``{"error": message}``, the
-    message naming the hand ("hand 6: ...")."""
+    """``project`` from and to JSON text; a refusal is ``{"error": message, "refusal":
+    refusal_data}``, the message naming the hand ("hand 6: ...")."""
     try:
         return json.dumps(_projected(record_text, json.loads(extra_text)))
     except RuleError as error:
-        return json.dumps({"error": str(error)})
+        return json.dumps(_refused(error))
 
 
 def project_form(
@@ -71,19 +71,45 @@ def project_form(
     ``action`` describe (``entry.hand_from_fields``), as the hand after those of the
     game ``document`` and ``extra``: ``hand``, in the record format, and with it either
     ``result``, what ``project`` gives with that hand played too, or ``refused``, the
-    engine's words for why it cannot be played. Raises RuleError for an entry the form
-    refuses, or for any hand once the game is over."""
+    engine's words for why it cannot be played (and ``refusal``, its ``refusal_data``).
+    Raises RuleError for an entry the form refuses, or for any hand once the game is
+    over."""
     return _project_form(json.dumps(document), extra, fields, action)
 
 
 def project_form_json(record_text: str, extra_text: str, fields_text: str, action: str) -> str:
-    """``project_form`` from and to JSON text; an entry refused is ``{"error": message}``."""
+    """``project_form`` from and to JSON text; an entry refused is ``{"error": message,
+    "refusal": refusal_data}``."""
     try:
         fields = json.loads(fields_text)
         extra = json.loads(extra_text)
         return json.dumps(_project_form(record_text, extra, fields, action))
     except RuleError as error:
-        return json.dumps({"error": str(error)})
+        return json.dumps(_refused(error))
+
+
+def refusal_data(error: RuleError) -> dict[str, Any]:
+    """A refusal as the phone puts it into the page's language (static/js/offline.js,
+    as games.words.refusal_text does on the server): its code and parameters, a refusal
+    among them as such data and a tuple as a list; its words alone where it has no code."""
+    if error.code is None:
+        return {"message": error.message}
+    return {
+        "code": error.code,
+        "params": {name: _param_data(value) for name, value in error.params.items()},
+    }
+
+
+def _param_data(value: object) -> object:
+    if isinstance(value, RuleError):
+        return refusal_data(value)
+    if isinstance(value, tuple):
+        return [_param_data(item) for item in value]
+    return value
+
+
+def _refused(error: RuleError) -> dict[str, Any]:
+    return {"error": str(error), "refusal": refusal_data(error)}
 
 
 def _project_form(
@@ -102,7 +128,8 @@ def _project_form(
     try:
         return {"hand": hand, "result": _projected(record_text, [*extra, hand])}
     except RuleError as error:
-        return {"hand": hand, "refused": str(error)}
+        refused = _refused(error)
+        return {"hand": hand, "refused": refused["error"], "refusal": refused["refusal"]}
 
 
 def _played(record_text: str, extra: Sequence[Any]) -> tuple[GameRecord, GameResult]:

@@ -226,9 +226,10 @@ def _is_variation_selector(character: str) -> bool:
     return 0xFE00 <= code <= 0xFE0F or 0xE0100 <= code <= 0xE01EF or 0x180B <= code <= 0x180F
 
 
-def check_name(name: object, what: str | RuleError) -> str:
+def check_name(name: object, what: RuleError) -> str:
     """``name`` normalised (``normal_name``), or a RuleError saying what is wrong;
-    ``what`` says whose name it is ("each player"), in words or as a code's."""
+    ``what`` says whose name it is ("each player"), as a code's words, so that the
+    refusal is put into the user's language whole."""
     if not isinstance(name, str) or not name.strip():
         raise RuleError("name_empty", {"what": what})
     hidden = hidden_character(name.strip())

@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 import functools
+from datetime import datetime, timedelta
 from typing import Any
 
 import segno
 from django import template
 from django.template.context import Context
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.timesince import timesince
 from django.utils.translation import gettext as _
 
 from pitchkeeper.games.board import Board
@@ -75,3 +78,12 @@ def chips_tag(chips: int, phrase: str = "chips", sign: bool = False, **words: An
     """``{% chips -1 %}`` is "-1 chip"; ``{% chips 3 "pays" payer=a payee=b %}`` a whole
     phrase (games.chips, the one way chips are worded)."""
     return chips_said(chips, phrase, sign=sign, **{key: str(value) for key, value in words.items()})
+
+
+@register.filter
+def ago(moment: datetime) -> str:
+    """How long ago ``moment`` was, in the user's language; under a minute "just now", as
+    humanize's naturaltime has it, where timesince alone would say "0 minutes"."""
+    if timezone.now() - moment < timedelta(minutes=1):
+        return _("just now")
+    return _("%(ago)s ago") % {"ago": timesince(moment)}

@@ -35,13 +35,19 @@
           const out = JSON.parse(message.out);
           if (out.error !== undefined) {
             // The engine's refusal, as against its failing to answer.
-            fail(Object.assign(new Error(out.error), { refused: true }));
+            fail(refusedError(out.error, out.refusal));
           } else {
             done(out);
           }
         }
       };
     });
+  }
+
+  // A refusal of the engine: its English words, and its code and parameters
+  // (``refusal``), which the page puts into its own language.
+  function refusedError(words, refusal) {
+    return Object.assign(new Error(words), { refused: true, refusal });
   }
 
   function recordText(record) {
@@ -113,9 +119,13 @@
 
     // The hand the form describes (``action``: the button pressed) after the page's
     // record and ``hands`` (those waiting to be sent), in the record format. ``form``:
-    // the form, or the fields it posted (URLSearchParams, FormData).
+    // the form, or the fields it posted (URLSearchParams, FormData). Rejects, the error
+    // marked ``refused``, for an entry the form refuses or a hand the rules do not play.
     async handFromForm(form, hands = [], action = "save") {
       const answer = await readHand(pageRecord(), hands, formFields(form), action);
+      if (answer.refused !== undefined) {
+        throw refusedError(answer.refused, answer.refusal);
+      }
       return answer.hand;
     },
 

@@ -83,7 +83,37 @@
   // ---- What the screen says ----
 
   function phrase(name, values) {
-    return Object.entries(values).reduce((text, [key, value]) => text.replace(`{${key}}`, value), phrases[name]);
+    return Object.entries(values).reduce((text, [key, value]) => text.replace(`{${key}}`, () => value), phrases[name]);
+  }
+
+  // The engine's refusal in the page's language, as games/words.py's refusal_text words
+  // it on the server: its code's words from the server's catalog, the bids, points and
+  // presets it names in the game's words. "" for a refusal without words here.
+  const PLACEHOLDER = /%\((\w+)\)([sdr])/g;
+
+  function refusalText(refusal) {
+    if (!refusal) {
+      return "";
+    }
+    if (refusal.code === undefined) {
+      return refusal.message || "";
+    }
+    const words = phrases.refusals[refusal.code];
+    return words ? words.replace(PLACEHOLDER, (_all, name, kind) => paramText(name, refusal.params[name], kind)) : "";
+  }
+
+  function paramText(name, value, kind) {
+    const named = phrases.params[name] || {};
+    let text = value;
+    if (Array.isArray(value)) {
+      text = value.map((item) => paramText(name, item, "s")).join(", ");
+    } else if (value !== null && typeof value === "object") {
+      text = refusalText(value);
+    } else if (Object.hasOwn(named, String(value))) {
+      text = named[String(value)];
+    }
+    // %r: a text quoted, as Python's repr shows it.
+    return kind === "r" && typeof text === "string" ? `'${text}'` : String(text);
   }
 
   function counted(count) {
@@ -354,9 +384,11 @@
     let hand;
     try {
       hand = await handOf(form, data.get("action") || "save");
-    } catch {
-      // An entry the server would refuse: said now, kept in the form, nothing queued.
-      failed(phrases.incomplete);
+    } catch (error) {
+      // An entry the server would refuse: said now, in the engine's words where it has
+      // them, kept in the form, nothing queued.
+      const words = refusalText(error.refusal);
+      failed(words ? phrase("refused", { refusal: words }) : phrases.incomplete);
       return;
     }
     failed("");

@@ -15,7 +15,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.core.management import CommandError, call_command
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from pitchkeeper.backups.services import CLUB_FORMAT, club_export, club_import
 from pitchkeeper.clubs.models import Club, Invitation, Membership, Player, Role
@@ -192,6 +192,40 @@ def import_refusal(club, user, change) -> str:
 def test_bad_data_is_refused_with_a_message_and_saves_nothing(full_club, user, case):
     change, message = BAD[case]
     assert message in import_refusal(full_club, user, change)
+
+
+@pytest.mark.parametrize(
+    ("language", "messages"),
+    [
+        (
+            "ru",
+            [
+                "player 6: имя игрока не может быть пустым",
+                "партия 4: сдача 1: 'Nobody' не играет за этим столом",
+                "player 1: «retired» — это true или false",
+                "партия 1: «finished_at» указано, но партия не окончена",
+            ],
+        ),
+        (
+            "nb",
+            [
+                "player 6: navnet til spilleren kan ikke være tomt",
+                "parti 4: runde 1: 'Nobody' spiller ikke ved dette bordet",
+                "player 1: «retired» må være true eller false",
+                "parti 1: «finished_at» er oppgitt, men partiet er ikke over",
+            ],
+        ),
+    ],
+)
+def test_a_refused_backup_is_told_in_the_language(full_club, user, language, messages):
+    """The refusal and whose name it is, in words; the section as the file names it."""
+    cases = ["player with no name", "bad hand in the last game"]
+    cases += ["retired not a boolean", "finished but not over"]
+
+    with translation.override(language):
+        refusals = [import_refusal(full_club, user, BAD[case][0]) for case in cases]
+
+    assert refusals == messages
 
 
 def test_data_that_is_not_an_object_is_refused(user):

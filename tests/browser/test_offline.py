@@ -41,6 +41,18 @@ SYNCED = 20_000
 OFFLINE_LOGS = r"ERR_INTERNET_DISCONNECTED|htmx:(afterRequest|sendError)"
 
 
+# How many hands wait on the phone (IndexedDB), kept ones included.
+QUEUED = """() => new Promise((resolve, reject) => {
+  const request = indexedDB.open("pitchkeeper", 1);
+  request.onsuccess = () => {
+    const count = request.result.transaction("hands").objectStore("hands").count();
+    count.onsuccess = () => resolve(count.result);
+    count.onerror = () => reject(count.error);
+  };
+  request.onerror = () => reject(request.error);
+})"""
+
+
 def queue(page: Any) -> Any:
     return page.locator("#queue")
 
@@ -275,10 +287,8 @@ def test_an_incomplete_entry_offline_is_told_and_not_kept(phone, make_game):
     page.locator('label.pill:has(> input[name="contract"][value="Bob:2"])').click()
     save(page)
 
-    expect(page.locator("#queue [data-refused]")).to_have_text(
-        "Not kept: the entry is not complete. Check the pitcher and the bid, and who took "
-        "each point."
-    )
+    # In the engine's words: what is missing.
+    expect(page.locator("#queue [data-refused]")).to_have_text("Not kept: Say who took High.")
     expect(waiting(page)).to_have_text(re.compile("^No connection"))
     # The entry stays in the form, to be finished.
     expect(page.locator('#entry input[name="contract"][value="Bob:2"]')).to_be_checked()
@@ -286,6 +296,47 @@ def test_an_incomplete_entry_offline_is_told_and_not_kept(phone, make_game):
     save(page)
     expect(waiting(page)).to_have_text(waiting_text(1))
     expect(page.locator("#queue [data-refused]")).to_be_hidden()
+
+
+@pytest.mark.parametrize(
+    ("locale", "missing", "dealer_bids"),
+    [
+        (
+            "ru-RU",
+            "Не сохранено: Укажите, кто взял «Старший».",
+            "Не сохранено: все остальные спасовали, поэтому сдающий, Ann, должен заявить не "
+            "меньше 2",
+        ),
+        (
+            "nb-NO",
+            "Ikke tatt vare på: Oppgi hvem som tok «Høy».",
+            "Ikke tatt vare på: alle andre passet, så giveren, Ann, må by minst 2",
+        ),
+    ],
+)
+def test_an_entry_refused_offline_is_told_in_the_language_of_the_page(
+    phone, make_game, locale, missing, dealer_bids
+):
+    """The phone's engine refuses in English; the page words its refusal (code and
+    parameters) from the server's catalog: an entry the form refuses (a point nobody
+    was said to take, named in the table's word) and a hand the rules refuse."""
+    game = make_game("auction-pitch", SETBACK_TABLE).game
+    page = phone.new_page(locale=locale)
+    open_kept(page, game)
+    phone.allow(OFFLINE_LOGS)
+    page.context.set_offline(True)
+    refused = page.locator("#queue [data-refused]")
+
+    page.locator('label.pill:has(> input[name="contract"][value="Bob:2"])').click()
+    save(page)
+    expect(refused).to_have_text(missing)
+    expect(refused).to_be_in_viewport()
+
+    page.locator('#entry button[name="action"][value="passed"]').click()
+    expect(refused).to_have_text(dealer_bids)
+    expect(refused).to_be_in_viewport()
+    assert page.evaluate(QUEUED) == 0
+    assert Hand.objects.count() == 0
 
 
 def _played(pitcher: str, bid: int = 2) -> HandRecord:

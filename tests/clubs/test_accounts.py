@@ -463,3 +463,14 @@ def test_a_reset_with_no_mail_server_is_logged_not_a_server_error(ann, caplog):
     failed = [r for r in caplog.records if r.levelname == "ERROR"]
     assert failed and "Failed to send password reset email" in failed[0].getMessage()
     assert failed[0].exc_info[0] is ConnectionRefusedError
+
+
+@pytest.mark.parametrize(
+    ("language", "name"), [("ru", "Стол olga"), ("nb", "Bordet til olga"), ("en", "olga's table")]
+)
+def test_the_club_made_at_signup_is_named_in_the_language_of_the_signup(language, name):
+    client = Client(HTTP_ACCEPT_LANGUAGE=language)
+
+    assert signup(client, username="olga").status_code == 302
+
+    assert Membership.objects.get(user__username="olga").club.name == name

@@ -14,7 +14,7 @@ from django.utils import translation
 
 import pitchkeeper.rules
 from pitchkeeper.clubs.models import Player
-from pitchkeeper.games.models import Hand
+from pitchkeeper.games.models import Hand, hand_data_problem
 from pitchkeeper.games.views.table import redo_key
 from pitchkeeper.games.words import refusal_text
 from pitchkeeper.rules import PRESETS, HandRecord, RuleError
@@ -237,3 +237,20 @@ def test_a_kept_hand_that_does_not_read_is_told_in_russian(client, make_game, ht
     html = shown(response, 409 if htmx else 200)
     assert "«misdeal» — это true или false" in html
     assert "must be true or false" not in html
+
+
+@pytest.mark.parametrize(
+    ("data", "words"),
+    [
+        ({"misdeal": "yes"}, "«misdeal» — это true или false"),
+        (
+            {"pitcher": "Ann", "bid": 2, "points": {"high": 3}},
+            "«points»: «high» — это имя, null или целое число для каждой стороны",
+        ),
+    ],
+)
+def test_a_change_whose_hand_does_not_read_is_told_in_russian(data, words):
+    """What the history's check of a stored hand (HandChange.clean) says, as a backup
+    restored or the admin meets it."""
+    with translation.override("ru"):
+        assert hand_data_problem(data) == words

@@ -98,7 +98,7 @@ def test_the_forced_players_are_worded_in_russian(client, make_game):
 
     page = table.page(HTTP_ACCEPT_LANGUAGE="ru")
 
-    assert "Вынужденная ставка: Cy" in page
+    assert "Вынужденная заявка: Cy" in page
     assert "Обязан заявить 9 (держал девятку с другим козырем)" in page
 
 

@@ -236,3 +236,26 @@ def test_the_home_screens_lists_are_read_in_order_from_an_index(client, make_gam
                 cursor.execute("EXPLAIN QUERY PLAN " + sql)
                 plan = "\n".join(row[-1] for row in cursor.fetchall())
                 assert "TEMP B-TREE" not in plan, plan
+
+
+@pytest.mark.parametrize(
+    ("language", "now", "earlier"),
+    [
+        ("en", "just now", "2\xa0hours ago"),
+        ("ru", "только что", "2\xa0часа назад"),
+        ("nb", "akkurat nå", "for 2\xa0timer siden"),
+    ],
+)
+def test_a_game_in_progress_says_when_it_was_played_just_now_or_how_long_ago(
+    client, make_game, language, now, earlier
+):
+    """Under a minute is "just now" in every language, not "0 minutes ago"."""
+    game = make_game().game
+    hand_record(game=game, record=set_back("Bob", "Cy"))
+
+    html = client.get(reverse("home"), HTTP_ACCEPT_LANGUAGE=language).content.decode()
+    assert f"· {now}</span>" in html
+
+    Game.objects.filter(pk=game.pk).update(updated=timezone.now() - timedelta(hours=2))
+    html = client.get(reverse("home"), HTTP_ACCEPT_LANGUAGE=language).content.decode()
+    assert f"· {earlier}</span>" in html

@@ -14,6 +14,7 @@ from django.urls import reverse
 
 from pitchkeeper.clubs.models import Membership
 from pitchkeeper.games.models import Hand
+from pitchkeeper.rules.errors import REFUSALS
 from tests.conftest import PASSWORD, sign_in
 
 pytestmark = pytest.mark.django_db
@@ -147,3 +148,21 @@ def test_a_queued_hand_that_no_longer_follows_the_last_is_a_conflict(client, gam
     assert re.search(r'name="contract" value="Cy:2"[^>]*checked', html)
     assert re.search(r'name="point_high" value="Cy"[^>]*checked', html)
     assert [hand.token for hand in Hand.objects.all()] == ["other-phone"]
+
+
+def test_the_queue_words_word_the_phones_refusals_in_the_language(client, make_game):
+    """The phone's engine refuses by code and parameters; the page words the refusal
+    from these: every code's words from the catalog, and the game's bids and points."""
+    teams = {"Us": ["Ann", "Cy"], "Them": ["Bob", "Dee"]}
+    game = make_game("nine-five", teams=teams).game
+    url = reverse("queue_box", args=[game.pk])
+
+    words = phrases(client.get(url, HTTP_ACCEPT_LANGUAGE="ru").content.decode())
+
+    assert set(words["refusals"]) == set(REFUSALS)
+    assert words["refusals"]["entry_point"] == "Укажите, кто взял «%(point)s»."
+    assert words["refused"] == "Не сохранено: {refusal}"
+    assert words["params"]["point"]["High"] == "Старший"
+    assert words["params"]["bid"] == words["params"]["high_bid"] == words["params"]["moons"]
+    assert words["params"]["bid"]["smudge"] == "Смадж"
+    assert words["params"]["preset"]["setback"] == "Отсадка"

@@ -309,9 +309,17 @@ def test_the_phones_entry_point_answers_json_and_refuses_in_words():
 
     assert answer["hand"] == {"pitcher": "Bob", "bid": 3, "points": TAKEN}
     assert answer["result"]["scores"] == {"Ann": 0, "Bob": -3, "Cy": 1, "Dee": 0}
-    assert refused == {"error": "Say who took High."}
+    # With its code and parameters, for the phone to word in the page's language.
+    assert refused == {
+        "error": "Say who took High.",
+        "refusal": {"code": "entry_point", "params": {"point": "High"}},
+    }
     assert unplayed["hand"]["auction"][:2] == [["Bob", 2], ["Cy", 2]]
     assert unplayed["refused"].startswith("hand 1: ") and "result" not in unplayed
+    assert unplayed["refusal"] == {
+        "code": "bid_not_higher",
+        "params": {"player": "Cy", "bid": 2, "high_bidder": "Bob", "high_bid": 2},
+    }
 
 
 def test_after_the_winning_hand_the_phone_reads_no_hand():
@@ -320,4 +328,5 @@ def test_after_the_winning_hand_the_phone_reads_no_hand():
 
     answer = json.loads(project_form_json(json.dumps(record), json.dumps([won]), "{}", "misdeal"))
 
-    assert answer == {"error": "hand 2: the game was won on hand 1; no hand can follow it"}
+    assert answer["error"] == "hand 2: the game was won on hand 1; no hand can follow it"
+    assert answer["refusal"] == {"code": "game_won_before", "params": {"number": 1}}

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from pitchkeeper.rules import RuleError, parse_game, projection
-from pitchkeeper.rules.projection import project, project_json
+from pitchkeeper.rules.projection import project, project_json, refusal_data
 from pitchkeeper.rules.record import result_to_data
 from tests.conftest import example_record
 
@@ -44,7 +44,7 @@ def test_a_refused_hand_is_named_by_its_number_after_the_records_own():
         project(record, [{"misdeal": True}, bad])
     assert refused.value.hand == 6
     answer = json.loads(project_json(json.dumps(record), json.dumps([{"misdeal": True}, bad])))
-    assert answer == {"error": str(refused.value)}
+    assert answer["error"] == str(refused.value)
     assert str(refused.value).startswith("hand 6: ")
 
 
@@ -52,7 +52,23 @@ def test_a_bad_record_is_refused_as_the_import_refuses_it():
     record = example_record(players=["Ann"])
     with pytest.raises(RuleError) as imported:
         parse_game(record)
-    assert json.loads(project_json(json.dumps(record), "[]")) == {"error": str(imported.value)}
+    assert json.loads(project_json(json.dumps(record), "[]"))["error"] == str(imported.value)
+
+
+def test_a_refusal_goes_to_the_phone_as_its_code_and_parameters():
+    """For the phone to word it in the page's language: a refusal among the parameters
+    as one too, a tuple as a list, and words without a code as they are."""
+    inner = RuleError("not_a_player", {"name": "Zed"})
+    error = RuleError("point_refused", {"point": "High", "error": inner})
+
+    assert refusal_data(error) == {
+        "code": "point_refused",
+        "params": {"point": "High", "error": {"code": "not_a_player", "params": {"name": "Zed"}}},
+    }
+    assert refusal_data(RuleError("field_unknown", {"unknown": ("a", "b")}))["params"] == {
+        "unknown": ["a", "b"]
+    }
+    assert refusal_data(RuleError("already in words")) == {"message": "already in words"}
 
 
 def test_json_in_and_out_gives_what_the_engine_gives():

@@ -243,6 +243,31 @@ def test_seasons_are_added_changed_and_deleted_by_the_owner(client, club, season
     assert not Season.objects.exists()
 
 
+@pytest.mark.parametrize(
+    ("language", "words", "not_words"),
+    [
+        (
+            "ru",
+            ["<summary>Изменить<", ">Название:</label>", ">За всё время</a>"],
+            ["<summary>Сменить", ">Имя:"],
+        ),
+        ("nb", ["<summary>Endre<", ">Navn:</label>", ">Totalt</a>"], ["Bytt", "Hele tiden"]),
+    ],
+)
+def test_a_seasons_edit_and_name_are_worded_as_such(
+    client, season_games, language, words, not_words
+):
+    """A season is edited (not "changed", "swapped") and has a title, not a person's name."""
+    client.post(reverse("seasons"), {"new-name": "Always", "new-start": "2000-01-01"})
+
+    html = body(client.get(reverse("seasons"), HTTP_ACCEPT_LANGUAGE=language))
+
+    for word in words:
+        assert word in html
+    for word in not_words:
+        assert word not in html
+
+
 def test_marking_a_game_as_practice(client, season_games):
     game = Game.objects.order_by("pk").first()
     url = reverse("game_counts", args=[game.pk])

@@ -10,10 +10,12 @@ from django.views.decorators.http import require_GET
 
 from pitchkeeper.games.access import member_game
 from pitchkeeper.games.words import offline_phrases
+from pitchkeeper.rules import resolve_rules
 
 
 @require_GET
 def queue_box(request: HttpRequest, pk: int) -> HttpResponse:
     """The queue's box for game ``pk``, in the user's language: for those who score."""
     game, _role = member_game(request, pk, "score")
-    return render(request, "games/_queue.html", {"game": game, "phrases": offline_phrases()})
+    phrases = offline_phrases(resolve_rules(game.rules))
+    return render(request, "games/_queue.html", {"game": game, "phrases": phrases})

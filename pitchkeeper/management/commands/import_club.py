@@ -11,6 +11,7 @@ from django.urls import reverse
 
 from pitchkeeper.backups.services import club_import
 from pitchkeeper.clubs.models import Role
+from pitchkeeper.games.words import refusal_text
 from pitchkeeper.management.commands.import_games import read
 from pitchkeeper.rules import RuleError
 from pitchkeeper.rules.record import load_document
@@ -38,7 +39,8 @@ class Command(BaseCommand):
         try:
             restored = club_import(data=data, owner=user)
         except RuleError as error:
-            raise CommandError(one_line(f"{file}: {error}")) from None
+            words = refusal_text(error, numbered=True)
+            raise CommandError(one_line(f"{file}: {words}")) from None
         except ValidationError as error:
             raise CommandError(one_line(f"{file}: {' '.join(error.messages)}")) from None
         club = restored.club
@@ -71,4 +73,4 @@ def load(name: str) -> Any:
     try:
         return load_document(read(name))
     except RuleError as error:
-        raise CommandError(f"{name}: {error}") from None
+        raise CommandError(f"{name}: {refusal_text(error, numbered=True)}") from None

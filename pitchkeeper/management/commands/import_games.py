@@ -13,6 +13,7 @@ from django.db import transaction
 from pitchkeeper.clubs.models import Club
 from pitchkeeper.clubs.services import club_name_check
 from pitchkeeper.games.services import game_export, games_import
+from pitchkeeper.games.words import refusal_text
 from pitchkeeper.rules import RuleError, load_json
 from pitchkeeper.rules.record import MAX_JSON_CHARS
 
@@ -63,7 +64,7 @@ class Command(BaseCommand):
         except DryRun:
             return
         except RuleError as error:
-            raise CommandError(str(error)) from None
+            raise CommandError(refusal_text(error, numbered=True)) from None
         except ValidationError as error:
             raise CommandError(" ".join(error.messages)) from None
         for game in saved:
@@ -86,7 +87,7 @@ def load(name: str) -> list[Any]:
     try:
         return load_json(read(name))
     except RuleError as error:
-        raise CommandError(f"{name}: {error}") from None
+        raise CommandError(f"{name}: {refusal_text(error, numbered=True)}") from None
 
 
 def target_club(pk: int | None, new_name: str | None) -> Club:

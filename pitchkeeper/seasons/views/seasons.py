@@ -10,7 +10,7 @@ from django.core.exceptions import ValidationError
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, pgettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST
 
 from pitchkeeper.clubs.access import ROLES_FOR, club_view
@@ -32,6 +32,8 @@ class SeasonForm(forms.ModelForm):
             "start": forms.DateInput(attrs=DAY_ATTRS, format="%Y-%m-%d"),
             "end": forms.DateInput(attrs=DAY_ATTRS, format="%Y-%m-%d"),
         }
+        # A season has a title, which Russian words apart from a person's name.
+        labels = {"name": pgettext_lazy("season", "Name")}
         help_texts = {
             "end": gettext_lazy("Leave empty for a season that runs on."),
             "chip_value": gettext_lazy(
