@@ -38,7 +38,7 @@ def on_server(game: dict[str, Any]) -> dict[str, Any]:
         data = project(game, [])
     except RuleError as error:
         return {"refused": str(error)}
-    del data["in_hole"]
+    del data["in_hole"], data["payments"]
     return data
 
 
