@@ -147,3 +147,30 @@ def test_a_queued_hand_that_no_longer_follows_the_last_is_a_conflict(client, gam
     assert re.search(r'name="contract" value="Cy:2"[^>]*checked', html)
     assert re.search(r'name="point_high" value="Cy"[^>]*checked', html)
     assert [hand.token for hand in Hand.objects.all()] == ["other-phone"]
+
+
+def test_the_box_names_the_member_signed_in_and_the_current_csrf_token(client, game, user):
+    html = client.get(reverse("queue_box", args=[game.pk])).content.decode()
+
+    # A kept hand is the member's who entered it, and is sent with the token of now.
+    assert f'data-member="{user.pk}"' in html
+    assert 'data-member-name="owner"' in html
+    token = re.search(r'data-csrf="([^"]+)"', html).group(1)
+    assert len(token) == 64
+    assert f'href="/accounts/login/?next=/games/{game.pk}/"' in html
+    words = phrases(html)
+    assert words["member"] == (
+        "Hand {n} was entered by {member}: it waits on this phone until {member} signs in "
+        "here again."
+    )
+    assert words["pays"]["one"] == "{payer} pays {payee} {n} chip"
+    assert words["pays"]["other"] == "{payer} pays {payee} {n} chips"
+
+
+def test_the_box_offers_a_way_forward_in_every_state(client, game):
+    html = client.get(reverse("queue_box", args=[game.pk])).content.decode()
+
+    for control in ("data-send", "data-sign-in", "data-enter", "data-discard", "data-discard-yes"):
+        assert control in html
+    assert "Send now" in html
+    assert "Keep it" in html
