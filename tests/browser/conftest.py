@@ -65,10 +65,11 @@ def production_server(collected_static: Path, transactional_db: None) -> Iterato
 
 @pytest.fixture(params=["development", "production"])
 def served_phone(
-    request: pytest.FixtureRequest, browser: Any, user: Any, club: Any
+    request: pytest.FixtureRequest, transactional_db: None, browser: Any, user: Any, club: Any
 ) -> Iterator[Phone]:
     """Pages at 360x740, once on the development server and once on a production-mode
-    one; the test fails on any JavaScript error."""
+    one; the test fails on any JavaScript error. Its rows are committed (the servers
+    read them from their own threads)."""
     if request.param == "development":
         url = request.getfixturevalue("live_server").url
     else:

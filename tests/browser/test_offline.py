@@ -38,6 +38,9 @@ KEPT = """async (urls) => {
 # How long a sync may take once the network is back: the phones' engines start meanwhile,
 # and on a shared two-core test machine that takes seconds.
 SYNCED = 20_000
+# How long the phone's engine may take to start on a first visit, on a shared two-core
+# test machine under load.
+ENGINE_START = 90_000
 OFFLINE_LOGS = r"ERR_INTERNET_DISCONNECTED|htmx:(afterRequest|sendError)"
 
 
@@ -64,6 +67,8 @@ def open_kept(page: Any, game: Game) -> None:
     kept a copy of it, as a phone has after a first visit with the network."""
     open_ready(page, game)
     page.wait_for_function("() => navigator.serviceWorker.controller !== null")
+    # The screen says so until the engine has started and all is kept.
+    expect(page.locator("#queue [data-unready]")).to_be_hidden(timeout=ENGINE_START)
     kept = [f"/games/{game.pk}/", f"/games/{game.pk}/queue/", *engine_files()]
     assert page.evaluate(KEPT, kept), "the service worker did not keep the game and the engine"
 

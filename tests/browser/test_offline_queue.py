@@ -51,10 +51,17 @@ def kept_offline(page: Any, game: Any, hands: list[tuple[str, int, str]]) -> Non
     """Open ``game`` with the network, then save ``hands`` with none."""
     open_kept(page, game)
     page.context.set_offline(True)
-    for pitcher, bid, taker in hands:
+    for count, (pitcher, bid, taker) in enumerate(hands, start=1):
         enter(page, pitcher, bid, taker)
         save(page)
-    expect(waiting(page)).to_have_text(waiting_text(len(hands)))
+        expect(waiting(page)).to_have_text(waiting_text(count))
+
+
+def signed_in_again(page: Any, game: Any) -> None:
+    """Back on the game screen after signing in: its queue has sent what it may."""
+    page.wait_for_url(f"**/games/{game.pk}/")
+    expect(page.locator("#queue[data-ready]")).to_be_attached()
+    expect(queue(page)).to_be_hidden(timeout=SYNCED)
 
 
 def played(pitcher: str, bid: int, taker: str) -> HandRecord:
@@ -85,8 +92,7 @@ def test_hands_kept_when_the_session_ends_are_sent_once_the_member_signs_in_agai
 
     held.get_by_role("link", name="Sign in").click()
     sign_in_as(page, "owner")
-    page.wait_for_url(f"**/games/{game.pk}/")
-    expect(queue(page)).to_be_hidden(timeout=SYNCED)
+    signed_in_again(page, game)
     expect(page.locator("ol.history > li")).to_have_count(2)
     hands = list(Hand.objects.filter(game=game).order_by("number"))
     assert [hand.pitcher.name for hand in hands] == ["Bob", "Cy"]
@@ -136,8 +142,7 @@ def test_another_members_kept_hands_wait_for_that_member_and_count_for_nobody_el
     page.wait_for_url("**/accounts/**")
     page.goto(f"/games/{game.pk}/")
     sign_in_as(page, "owner")
-    page.wait_for_url(f"**/games/{game.pk}/")
-    expect(queue(page)).to_be_hidden(timeout=SYNCED)
+    signed_in_again(page, game)
     expect(page.locator("ol.history > li")).to_have_count(2)
     assert [hand.pitcher.name for hand in Hand.objects.filter(game=game).order_by("number")] == [
         "Bob",
