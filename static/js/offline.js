@@ -20,8 +20,9 @@
   const wordsUrl = `${pageUrl}queue/`;
   let phrases = null;
   const plural = new Intl.PluralRules(document.documentElement.lang || "en");
-  // The form's own fields, never carried from one entry to another.
-  const OWN_FIELDS = new Set(["csrfmiddlewaretoken", "token", "revision", "expected", "entry_dealer"]);
+  // The form's own fields, never carried from one entry to another (nor the button
+  // tapped, "action", whose value would be written into every button of that name).
+  const OWN_FIELDS = new Set(["csrfmiddlewaretoken", "token", "revision", "expected", "entry_dealer", "action"]);
   // This member's entries (the ones counted, sent and corrected here), and those another
   // member entered on this phone, which wait for that member.
   let queue = [];

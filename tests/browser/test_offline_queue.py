@@ -19,6 +19,7 @@ from pitchkeeper.rules import HandRecord
 from tests.browser.test_game import SETBACK_TABLE, save, shown_scores
 from tests.browser.test_integrity import enter
 from tests.browser.test_offline import (
+    ENGINE_START,
     FIVE,
     OFFLINE_LOGS,
     SYNCED,
@@ -60,7 +61,8 @@ def kept_offline(page: Any, game: Any, hands: list[tuple[str, int, str]]) -> Non
 def signed_in_again(page: Any, game: Any) -> None:
     """Back on the game screen after signing in: its queue has sent what it may."""
     page.wait_for_url(f"**/games/{game.pk}/")
-    expect(page.locator("#queue[data-ready]")).to_be_attached()
+    # Ready once the page's engine has started: seconds on a shared test machine.
+    expect(page.locator("#queue[data-ready]")).to_be_attached(timeout=ENGINE_START)
     expect(queue(page)).to_be_hidden(timeout=SYNCED)
 
 
@@ -103,7 +105,7 @@ def test_another_members_kept_hands_wait_for_that_member_and_count_for_nobody_el
     phone, make_game, club
 ):
     second = get_user_model().objects.create_user("second", password=PASSWORD)
-    Membership.objects.create(club=club, user=second, role=Membership.Role.SCOREKEEPER)
+    Membership.objects.create(club=club, user=second, role="scorekeeper")
     game = make_game("setback", SETBACK_TABLE).game
     page = phone.new_page()
     phone.allow(OFFLINE_LOGS)
