@@ -40,7 +40,7 @@ def test_the_start_page_opens_offline_and_a_page_that_needs_the_network_says_so(
     page.context.set_offline(True)
     page.reload()
     expect(page.get_by_role("heading", name="In progress")).to_be_visible()
-    for link in ('a[href="/games/new/"]', f'a[href="/games/{never_opened.pk}/"]'):
+    for link in ('main a[href="/games/new/"]', f'main a[href="/games/{never_opened.pk}/"]'):
         page.goto("/")
         page.locator(link).first.click()
         expect(page.get_by_role("heading", name="No connection")).to_be_visible()
@@ -53,7 +53,9 @@ def test_the_start_page_opens_offline_and_a_page_that_needs_the_network_says_so(
 
 
 def test_the_offline_page_is_in_the_users_language(phone):
-    page = phone.new_page(locale="ru-RU")
+    page = phone.new_page()
+    # The language chosen on this phone (the language switch's cookie).
+    page.context.add_cookies([{"name": "django_language", "value": "ru", "url": phone.base_url}])
     phone.allow(OFFLINE_LOGS)
     first_visit(page, "/")
     page.context.set_offline(True)

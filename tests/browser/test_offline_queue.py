@@ -219,3 +219,22 @@ def test_a_game_won_offline_is_over_on_the_phone_as_the_server_has_it_after_sync
     assert server.locator("li").all_inner_texts() == phone_payments
     assert shown_scores(page) == phone_totals == state.result.scores
     expect(page.locator("#entry")).to_have_count(0)
+
+
+def test_a_hidden_control_is_not_shown_whatever_its_display(phone, make_game):
+    game = make_game("setback", SETBACK_TABLE).game
+    page = phone.new_page()
+    page.goto(f"/games/{game.pk}/")
+    expect(page.locator("#queue[data-ready]")).to_be_attached(timeout=ENGINE_START)
+    # The box and its question shown, "Enter as next hand" still hidden: a button's
+    # display (inline-flex) must not bring it back.
+    page.evaluate(
+        """() => {
+          const box = document.getElementById("queue");
+          box.hidden = false;
+          box.querySelector("[data-conflict]").hidden = false;
+          box.querySelector("[data-enter]").hidden = true;
+        }"""
+    )
+    expect(page.locator("#queue [data-discard]")).to_be_visible()
+    expect(page.get_by_role("button", name="Enter as next hand")).not_to_be_visible()
