@@ -3,7 +3,8 @@ opens a game the phone has seen, hands saved offline wait on the phone (IndexedD
 through a reload and a browser restart, and go to the server in order, each once, when
 the network returns; a hand another phone got in first is shown for a person to settle.
 
-The network is cut with Playwright's ``context.set_offline``."""
+The network is cut with Playwright's ``context.set_offline``. Each test runs on the
+development server and on a production-mode one (tests/browser/conftest.py)."""
 
 from __future__ import annotations
 
@@ -43,6 +44,12 @@ SYNCED = 20_000
 # test machine under load.
 ENGINE_START = 90_000
 OFFLINE_LOGS = r"ERR_INTERNET_DISCONNECTED|htmx:(afterRequest|sendError)"
+
+
+@pytest.fixture
+def phone(served_phone):
+    """Each test on the development server and on a production-mode one."""
+    return served_phone
 
 
 def queue(page: Any) -> Any:
