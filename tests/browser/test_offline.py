@@ -189,6 +189,8 @@ def test_a_conflicting_hand_can_be_discarded(phone, make_game):
     conflict = second.locator("#queue [data-conflict]")
     expect(conflict).to_be_visible()
     conflict.get_by_role("button", name="Discard").click()
+    # Asked first: the hand is on this phone only.
+    conflict.locator("[data-discard-yes]").click()
     expect(queue(second)).to_be_hidden(timeout=SYNCED)
     # The server's game, and an empty form for hand 2.
     expect(second.locator("#entry-title")).to_contain_text("Hand 2")
