@@ -9,7 +9,7 @@ from django.urls import include, path, register_converter
 from django.views.i18n import set_language
 
 from pitchkeeper.clubs.models import TOKEN_REGEX
-from pitchkeeper.core.service_worker import service_worker
+from pitchkeeper.core.service_worker import offline_page, service_worker
 from pitchkeeper.core.views import engine_bundle, engine_worker, health
 
 
@@ -36,6 +36,7 @@ urlpatterns = [
     path("health/", health, name="health"),
     # At the root, so that the worker may look after every page of the site.
     path("sw.js", service_worker, name="service_worker"),
+    path("offline/", offline_page, name="offline"),
     path("engine/worker.js", engine_worker, name="engine_worker"),
     path("engine/rules-<slug:digest>.js", engine_bundle, name="engine_bundle"),
     path("accounts/", include("django.contrib.auth.urls")),

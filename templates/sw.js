@@ -2,12 +2,18 @@
 // every game page the phone has opened, so that a game still opens and takes hands with
 // no network. Pages are asked of the network first (they change with every hand); the
 // cached copy is the fallback. Nothing is cached that the server answered with an error
-// or a redirect (a sign-in page is not a game).
+// or a redirect (a sign-in page is not a game). A page the phone has not kept is
+// answered, with no network, by the app's own short page saying so.
 "use strict";
 
 const SHELL_CACHE = "pitchkeeper-shell-{{ version }}";
 const STATIC_CACHE = "pitchkeeper-static";
 const PAGES_CACHE = "pitchkeeper-pages";
+// The page said in place of one that needs the network; not the user's data, so it
+// outlives signing out.
+const FALLBACK_CACHE = "pitchkeeper-offline";
+const OFFLINE = "{{ offline }}";
+const HOME = "{{ home }}";
 const SHELL = {{ shell|safe }};
 // The rules engine's worker (asked of the network first: it names the rules' current
 // version), the rules package (named by its hash: kept for good) and Brython's files.
@@ -20,9 +26,39 @@ const LOGOUT = "{% url 'logout' %}";
 // of its offline queue.
 const PAGE = /^\/(games\/\d+\/(queue\/)?)?$/;
 
+// The start page and the offline page from the first visit on, whichever page that
+// was: the installed app opens at the start page.
+async function keepFirstPages() {
+  await Promise.all([keepFallback(), fetch(HOME).then((answer) => keep(PAGES_CACHE, HOME, answer))]).catch(() => {});
+}
+
+async function keepFallback() {
+  const answer = await fetch(OFFLINE);
+  if (answer.ok && !answer.redirected) {
+    await (await caches.open(FALLBACK_CACHE)).put(OFFLINE, answer);
+  }
+}
+
+// In the language of the pages: kept again when a page comes in another one.
+async function followLanguage(answer) {
+  const kept = await caches.match(OFFLINE, { cacheName: FALLBACK_CACHE });
+  const language = answer.headers.get("Content-Language");
+  if (language && (!kept || kept.headers.get("Content-Language") !== language)) {
+    await keepFallback();
+  }
+}
+
+async function fallback() {
+  return (await caches.match(OFFLINE, { cacheName: FALLBACK_CACHE, ignoreVary: true })) || Response.error();
+}
+
 self.addEventListener("install", (event) => {
   event.waitUntil(
-    caches.open(SHELL_CACHE).then((cache) => cache.addAll(SHELL)).then(() => self.skipWaiting()),
+    caches
+      .open(SHELL_CACHE)
+      .then((cache) => cache.addAll(SHELL))
+      .then(keepFirstPages)
+      .then(() => self.skipWaiting()),
   );
 });
 
@@ -77,19 +113,39 @@ async function staticFile(request) {
 }
 
 // A game screen asks for the engine once it has started it: the files it fetched before
-// this worker was looking after the page are fetched again, and kept.
-async function keepEngine() {
+// this worker was looking after the page are fetched again, and kept; and its pages (the
+// game and its queue's words), when they are not kept yet. It is told whether all are
+// now: until then it says that the game is not yet ready to be played offline.
+async function allKept(pages) {
+  const kept = await Promise.all([...ENGINE, ...pages].map((url) => caches.match(url, { ignoreVary: true })));
+  return kept.every(Boolean);
+}
+
+async function keepGame(pages) {
   const cache = await caches.open(STATIC_CACHE);
   for (const url of ENGINE) {
     if (!(await caches.match(url))) {
       await cache.add(url).catch(() => {});
     }
   }
+  for (const url of pages) {
+    if (!(await caches.match(url, { cacheName: PAGES_CACHE }))) {
+      await fetch(url)
+        .then((answer) => keep(PAGES_CACHE, url, answer))
+        .catch(() => {});
+    }
+  }
+  return allKept(pages);
 }
 
+// {keep: pages}: keep what is missing, then say whether all is kept; {check: pages}: only
+// say it (a page just opened, before its engine has fetched anything).
 self.addEventListener("message", (event) => {
-  if (event.data === "keep-engine") {
-    event.waitUntil(keepEngine());
+  const pages = event.data && (event.data.keep || event.data.check);
+  if (pages) {
+    const own = pages.filter((url) => PAGE.test(url));
+    const work = event.data.keep ? keepGame(own) : allKept(own);
+    event.waitUntil(work.then((ready) => event.ports[0].postMessage({ ready })));
   }
 });
 
@@ -116,6 +172,21 @@ self.addEventListener("fetch", (event) => {
     event.respondWith(staticFile(request).catch(() => cached(request)));
   } else if (PAGE.test(url.pathname) && !url.search && !request.headers.has("HX-Request")) {
     // The whole page only: an htmx answer is a part of one, and is never shown alone.
-    event.respondWith(networkFirst(request, PAGES_CACHE, url.pathname));
+    event.respondWith(
+      networkFirst(request, PAGES_CACHE, url.pathname).then(
+        (answer) => navigated(event, answer),
+        (error) => (request.mode === "navigate" ? fallback() : Promise.reject(error)),
+      ),
+    );
+  } else if (request.mode === "navigate") {
+    // Any other page needs the network: without it, the app says so itself.
+    event.respondWith(fetch(request).then((answer) => navigated(event, answer), fallback));
   }
 });
+
+function navigated(event, answer) {
+  if (event.request.mode === "navigate" && answer.ok) {
+    event.waitUntil(followLanguage(answer).catch(() => {}));
+  }
+  return answer;
+}

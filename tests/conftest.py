@@ -5,6 +5,8 @@ from __future__ import annotations
 import os
 import re
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -274,15 +276,23 @@ class Phone:
             context.close()
 
 
-@pytest.fixture
-def phone(browser, live_server, user, club):
-    """Pages at 360x740 on the live server; the test fails on any JavaScript error."""
+@contextmanager
+def phone_at(browser: Any, base_url: str, user: Any, club: Club) -> Iterator[Phone]:
+    """A ``Phone`` on the server at ``base_url``, signed in as ``user``; fails the test on
+    any JavaScript error once it is done."""
     signed_in = sign_in(Client(), user, club)
     cookie = signed_in.cookies[settings.SESSION_COOKIE_NAME]
-    phone = Phone(browser, live_server.url, {"name": cookie.key, "value": cookie.value})
+    phone = Phone(browser, base_url, {"name": cookie.key, "value": cookie.value})
     yield phone
     phone.close()
     assert not phone.faults(), "\n".join(phone.faults())
+
+
+@pytest.fixture
+def phone(browser, live_server, user, club):
+    """Pages at 360x740 on the live server; the test fails on any JavaScript error."""
+    with phone_at(browser, live_server.url, user, club) as phone:
+        yield phone
 
 
 @pytest.fixture

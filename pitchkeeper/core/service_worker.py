@@ -61,6 +61,15 @@ def engine_files() -> list[str]:
 
 @login_not_required
 @require_GET
+def offline_page(request: HttpRequest) -> HttpResponse:
+    """What the service worker shows, with no network, in place of a page it has not
+    kept (an edit, a new game, the statistics, a game never opened): the app's own
+    words in the user's language rather than the browser's error page."""
+    return render(request, "core/offline.html")
+
+
+@login_not_required
+@require_GET
 def service_worker(request: HttpRequest) -> HttpResponse:
     """The service worker, at the site's root so that its scope is the whole site.
     Never cached by HTTP: the browser checks it for a new version on every visit."""
@@ -72,6 +81,8 @@ def service_worker(request: HttpRequest) -> HttpResponse:
         "shell": json.dumps([static(name) for name in SHELL]),
         "engine": json.dumps(engine_files()),
         "static_first": not fresh,
+        "offline": reverse("offline"),
+        "home": reverse("home"),
     }
     response = render(request, "sw.js", context, content_type="text/javascript; charset=utf-8")
     response["Cache-Control"] = "no-cache"

@@ -240,6 +240,35 @@ def offline_phrases(rules: Ruleset) -> str:
             "This browser cannot keep hands on this phone (a private window?); save them "
             "while the network is there."
         ),
+        "undo": _("The undo of hand %(number)s from this phone was not done: %(message)s")
+        % {**number, "message": "{message}"},
+        "member": _(
+            "Hand %(number)s was entered by %(member)s: it waits on this phone until "
+            "%(member)s signs in here again."
+        )
+        % {**number, "member": "{member}"},
+        "signedout": _("Signed out: the waiting hands are sent once %(member)s signs in again.")
+        % {"member": "{member}"},
+        "forbidden": _(
+            "Hand %(number)s from this phone was not recorded: the account signed in here "
+            "may not score this game."
+        )
+        % number,
+        "discard": _(
+            "Discard hand %(number)s? It is kept on this phone only and is recorded nowhere."
+        )
+        % number,
+        "over": _("%(winner)s wins") % {"winner": "{winner}"},
+        "drawn": _("The game is over: nobody wins."),
+        "pays": {
+            category: ngettext(
+                "%(payer)s pays %(payee)s %(chips)d chip",
+                "%(payer)s pays %(payee)s %(chips)d chips",
+                sample,
+            ).replace("%(chips)d", "{n}")
+            % {"payer": "{payer}", "payee": "{payee}"}
+            for category, sample in PLURAL_SAMPLES.items()
+        },
     }
     return json.dumps(phrases, ensure_ascii=False)
 

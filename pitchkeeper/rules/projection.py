@@ -145,6 +145,8 @@ def _projected(record_text: str, extra: Sequence[Any]) -> dict[str, Any]:
     _record, result = _played(record_text, extra)
     data = result_to_data(result)
     data["in_hole"] = [side for side in result.sides if result.in_hole(side)]
+    # The settlement as the game-over screen says it: who pays whom, how many chips.
+    data["payments"] = [list(payment) for payment in result.payments()]
     return data
 
 

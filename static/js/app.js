@@ -3,7 +3,12 @@
 "use strict";
 
 // What a page needs only later (data-later) comes after it has loaded: not in its weight.
+// The service worker is registered from every page, so that the start page is kept from
+// the first visit; browsers allow it on secure pages only (HTTPS, localhost).
 window.addEventListener("load", () => {
+  if ("serviceWorker" in navigator && window.isSecureContext) {
+    navigator.serviceWorker.register("/sw.js").catch(() => {});
+  }
   for (const later of document.querySelectorAll("[data-later]")) {
     document.head.append(Object.assign(document.createElement("script"), { src: later.dataset.later }));
   }

@@ -4,8 +4,10 @@
 // order when the network returns. The server records a token once and refuses a hand
 // whose basis the game has moved from (another phone saved, changed, deleted, undid or
 // restored a hand): that conflict is shown, and the entry kept, until a person enters it
-// as the next hand or discards it. Without this file (or without
-// JavaScript) the form posts as it always did.
+// as the next hand or discards it. A kept hand belongs to the member who entered it: it
+// is sent (with the CSRF token current then) only while that member is signed in, and
+// counted in no other member's totals. Without this file (or without JavaScript) the
+// form posts as it always did.
 "use strict";
 
 (() => {
@@ -13,20 +15,29 @@
   if (!box || !window.indexedDB) {
     return;
   }
-  // The worker keeps the app and the games this phone opened. At the site's root, so
-  // that it may look after every page; browsers allow it on secure pages only (HTTPS,
-  // localhost): elsewhere the game screen works as it does online.
-  if ("serviceWorker" in navigator && window.isSecureContext) {
-    navigator.serviceWorker.register("/sw.js").catch(() => {});
-  }
   const pageUrl = location.pathname;
   const game = Number(pageUrl.split("/")[2]);
   const wordsUrl = `${pageUrl}queue/`;
   let phrases = null;
   const plural = new Intl.PluralRules(document.documentElement.lang || "en");
-  // The form's own fields, never carried from one entry to another.
-  const OWN_FIELDS = new Set(["csrfmiddlewaretoken", "token", "revision", "expected", "entry_dealer"]);
+  // The form's own fields, never carried from one entry to another (nor the button
+  // tapped, "action", whose value would be written into every button of that name).
+  const OWN_FIELDS = new Set(["csrfmiddlewaretoken", "token", "revision", "expected", "entry_dealer", "action"]);
+  // This member's entries (the ones counted, sent and corrected here), and those another
+  // member entered on this phone, which wait for that member.
   let queue = [];
+  let foreign = [];
+  // Who is signed in (from the box's words), and the CSRF token current with it.
+  let member = null;
+  let csrf = "";
+  // The last sync found no session: the waiting hands wait for a sign-in.
+  let signedOut = false;
+  // The server did not take the waiting hands just now (an error): "Send now".
+  let later = false;
+  // The game, page and engine not all kept yet: it could not be played offline.
+  let unready = Boolean(navigator.serviceWorker && window.isSecureContext);
+  // The entry the person is asked to confirm discarding.
+  let discarding = null;
   let loaded = false;
   let syncing = false;
   // The entry whose conflict the form shows now (the server's answer swapped in).
@@ -68,12 +79,45 @@
     const page = new DOMParser().parseFromString(await answer.text(), "text/html");
     const part = page.querySelector("[data-phrases]");
     phrases = JSON.parse(part.dataset.phrases);
+    signIn(part);
     box.replaceChildren(...part.children);
   }
 
+  function signIn(part) {
+    member = { id: part.dataset.member, name: part.dataset.memberName };
+    csrf = part.dataset.csrf;
+    chipValue = part.dataset.chipValue ? Number(part.dataset.chipValue) : null;
+  }
+
+  let chipValue = null;
+
+  const FORBIDDEN = "forbidden";
+
+  // Who is signed in now, asked of the server (never of the kept copy): null when nobody
+  // is (the session ended); throws with no network.
+  async function whoIsHere() {
+    const answer = await fetch(`${wordsUrl}?now`, { credentials: "same-origin", cache: "no-store" });
+    if (answer.redirected) {
+      return null;
+    }
+    if (answer.status === 403) {
+      // Signed in, but no longer a scorer here: the sends are refused, and held.
+      return FORBIDDEN;
+    }
+    if (!answer.ok) {
+      throw new Error(`no answer: ${answer.status}`);
+    }
+    const page = new DOMParser().parseFromString(await answer.text(), "text/html");
+    return page.querySelector("[data-phrases]");
+  }
+
+  // An entry kept before entries had a member is the signed-in member's.
+  const ownEntry = (entry) => !entry.member || entry.member.id === member.id;
+
   async function reload() {
-    const rows = await store("readonly", (hands) => hands.index("game").getAll(game));
-    queue = rows.sort((a, b) => a.id - b.id);
+    const rows = (await store("readonly", (hands) => hands.index("game").getAll(game))).sort((a, b) => a.id - b.id);
+    queue = rows.filter(ownEntry);
+    foreign = rows.filter((entry) => !ownEntry(entry));
     loaded = true;
   }
 
@@ -82,8 +126,8 @@
 
   // ---- What the screen says ----
 
-  function phrase(name, values) {
-    return Object.entries(values).reduce((text, [key, value]) => text.replace(`{${key}}`, () => value), phrases[name]);
+  function phrase(name, values, words = phrases[name]) {
+    return Object.entries(values).reduce((text, [key, value]) => text.replaceAll(`{${key}}`, () => value), words);
   }
 
   // The engine's refusal in the page's language, as games/words.py's refusal_text words
@@ -126,23 +170,98 @@
     return document.getElementById("entry");
   }
 
-  function render() {
-    const conflict = queue[0] && queue[0].state !== "waiting" ? queue[0] : null;
-    const offline = !navigator.onLine;
-    box.hidden = !queue.length && !offline;
-    box.querySelector("[data-count]").textContent = queue.length
-      ? counted(queue.length)
-      : phrases.offline;
-    box.querySelector("[data-note]").hidden = !queue.length || hasLocalTotals();
-    const part = box.querySelector("[data-conflict]");
-    part.hidden = !conflict;
-    if (conflict) {
-      part.querySelector("[data-message]").textContent = phrase("conflict", {
-        n: conflict.expected,
-        message: conflict.message,
-      });
-      part.querySelector("[data-enter]").hidden = !entryForm();
+  const held = () => (queue[0] && queue[0].state !== "waiting" ? queue[0] : null);
+
+  // The entry the box asks a person about, what it says of it, and the ways forward it
+  // offers: every state has at least one (send, sign in, enter as next hand, discard).
+  function question() {
+    const head = held();
+    const form = Boolean(entryForm());
+    if (head && head.state === "forbidden") {
+      return { entry: head, text: phrase("forbidden", { n: head.expected }), enter: form };
     }
+    if (head) {
+      const undo = head.kind === "undo";
+      const words = phrase(undo ? "undo" : "conflict", { n: head.expected, message: head.message });
+      return { entry: head, text: words, enter: form && !undo };
+    }
+    if (signedOut && queue.length) {
+      return { entry: queue[0], text: phrase("signedout", { member: member.name }), signIn: true };
+    }
+    if (later && queue.length && navigator.onLine) {
+      return { entry: queue[0], text: phrases.later, send: true };
+    }
+    if (!queue.length && foreign.length) {
+      const entry = foreign[0];
+      const text = phrase("member", { n: entry.expected, member: entry.member.name });
+      return { entry, text, enter: form && entry.kind !== "undo" };
+    }
+    return null;
+  }
+
+  function render() {
+    const asked = question();
+    const offline = !navigator.onLine;
+    // Hands waiting, this member's and another's; an undo kept here is no hand.
+    const hands = [...queue, ...foreign].filter((entry) => entry.kind !== "undo").length;
+    box.hidden = !queue.length && !foreign.length && !offline && !unready && !over;
+    const count = box.querySelector("[data-count]");
+    count.textContent = hands ? counted(hands) : offline ? phrases.offline : "";
+    count.hidden = !count.textContent;
+    box.querySelector("[data-note]").hidden = !queue.length || hasLocalTotals();
+    box.querySelector("[data-unready]").hidden = !unready;
+    renderOver();
+    const part = box.querySelector("[data-conflict]");
+    part.hidden = !asked;
+    if (discarding && (!asked || asked.entry.id !== discarding.id)) {
+      discarding = null;
+    }
+    if (asked) {
+      part.querySelector("[data-message]").textContent = asked.text;
+      part.querySelector("[data-send]").hidden = !asked.send;
+      part.querySelector("[data-sign-in]").hidden = !asked.signIn;
+      part.querySelector("[data-enter]").hidden = !asked.enter;
+      part.querySelector("[data-choices]").hidden = Boolean(discarding);
+      part.querySelector("[data-confirm]").hidden = !discarding;
+      if (discarding) {
+        part.querySelector("[data-confirm-text]").textContent = phrase("discard", { n: discarding.expected });
+      }
+    }
+  }
+
+  // ---- A game won by a hand kept on the phone: over here too, with its settlement ----
+
+  let over = null;
+
+  function renderOver() {
+    const part = box.querySelector("[data-over]");
+    part.hidden = !over;
+    const form = entryForm();
+    if (form) {
+      // No hand after the last one: the server would refuse it.
+      form.hidden = Boolean(over);
+    }
+    if (!over) {
+      return;
+    }
+    part.querySelector("[data-reason]").textContent = over.winner
+      ? phrase("over", { winner: over.winner })
+      : phrases.drawn;
+    const money = new Intl.NumberFormat(document.documentElement.lang || "en", {
+      minimumFractionDigits: 2,
+      maximumFractionDigits: 2,
+    });
+    const payments = (over.payments || []).map(([payer, payee, chips]) => {
+      const forms = phrases.pays;
+      const form = forms[plural.select(chips)] || forms.other;
+      let text = phrase("pays", { payer, payee, n: chips }, form);
+      if (chipValue !== null) {
+        text += ` (${money.format(chips * chipValue)})`;
+      }
+      return Object.assign(document.createElement("li"), { textContent: text });
+    });
+    part.querySelector("[data-settlement]").hidden = !payments.length;
+    part.querySelector("[data-payments]").replaceChildren(...payments);
   }
 
   // ---- The form: its next hand's number and a fresh token ----
@@ -166,7 +285,8 @@
       };
     }
     const revision = Number.isInteger(last.revision) ? last.revision + 1 : "";
-    return { expected: last.expected + 1, revision };
+    // After an undo kept here the undone hand's number is the next one again.
+    return { expected: last.kind === "undo" ? last.expected : last.expected + 1, revision };
   }
 
   function prepareForm() {
@@ -222,8 +342,9 @@
 
   async function showLocalTotals() {
     local = null;
+    over = null;
     const count = queue.filter((entry) => entry.state === "waiting").length;
-    const record = gameRecord();
+    const record = localRecord();
     if (!record || !(count || projected)) {
       return;
     }
@@ -236,13 +357,27 @@
       }
       // With none waiting (the last one discarded), the server's own totals again.
       const result = await pitch.project(record, hands);
-      pitch.showTotals(result, { pending: hands.length });
-      projected = hands.length > 0;
+      const pending = count;
+      pitch.showTotals(result, { pending });
+      projected = pending > 0;
       local = projected ? result : null;
+      // Won (or drawn) by a hand still on the phone: the server's page says so itself.
+      over = projected && result.won_by ? result : null;
     } catch {
       // The totals stay the server's, as of the last hand sent; the note says so.
       local = null;
     }
+  }
+
+  // The server's record without the hands undone on the phone and not yet sent (an
+  // undo kept here always comes before any hand kept after it).
+  function localRecord() {
+    const record = gameRecord();
+    const undone = queue.filter((entry) => entry.kind === "undo" && entry.state === "waiting").length;
+    if (record && undone) {
+      record.hands = record.hands.slice(0, Math.max(0, record.hands.length - undone));
+    }
+    return record;
   }
 
   // The phone's engine (static/js/engine.js), fetched by app.js once the screen is idle,
@@ -259,7 +394,7 @@
   // read now from the body kept, and remembered until the queue is read again.
   async function waitingHands(pitch) {
     const hands = [];
-    for (const entry of queue.filter((each) => each.state === "waiting")) {
+    for (const entry of queue.filter((each) => each.state === "waiting" && each.kind !== "undo")) {
       if (entry.hand === undefined) {
         const fields = new URLSearchParams(entry.body);
         const action = fields.get("action") || "save";
@@ -279,6 +414,11 @@
   // once and read later from its body; throws for an entry the server would refuse as
   // incomplete.
   async function handOf(form, action) {
+    if (queue.some((entry) => entry.kind === "undo")) {
+      // The engine reads a hand after the page's record, which still has the hand undone
+      // here: the server reads this one when it is sent.
+      return null;
+    }
     const pitch = gameRecord() && (await engine().catch(() => null));
     if (!pitch) {
       return null;
@@ -305,7 +445,7 @@
   function showKept() {
     const head = queue[0];
     const form = entryForm();
-    if (!head || head.state === "waiting" || shown === head.id || !form) {
+    if (!head || head.state === "waiting" || head.kind === "undo" || shown === head.id || !form) {
       return;
     }
     blank(form);
@@ -342,19 +482,22 @@
     return value ? Number(value) : null;
   }
 
-  async function keep(url, body, hand) {
+  // ``kind``: "save" (a hand), or "undo" (of the hand numbered ``expected``).
+  async function keep(url, body, hand, kind = "save") {
     const fields = new URLSearchParams(body);
     const entry = {
       game,
+      kind,
       url,
       body,
       token: fields.get("token"),
-      expected: Number(fields.get("expected")),
+      expected: Number(fields.get(kind === "undo" ? "number" : "expected")),
       revision: revisionOf(fields),
       hand,
       state: "waiting",
       message: "",
       saved: Date.now(),
+      member,
     };
     entry.id = await save(entry);
     return entry;
@@ -413,6 +556,11 @@
       data.set("expected", expected);
       data.set("revision", revision);
       await keep(postUrl(form), bodyOf(data), hand);
+      if (foreign[0] && shown === foreign[0].id) {
+        // Another member's hand, checked and entered by this one: now this one's.
+        await remove(foreign[0]);
+        shown = null;
+      }
     }
     blank(form);
     await reload();
@@ -429,6 +577,12 @@
     "submit",
     (event) => {
       const form = event.target;
+      if (loaded && undoForm(form) && (!navigator.onLine || queue.length)) {
+        event.preventDefault();
+        event.stopImmediatePropagation();
+        undoOnPhone(form);
+        return;
+      }
       if (form !== entryForm() || !loaded || (navigator.onLine && !queue.length)) {
         return;
       }
@@ -447,6 +601,50 @@
     },
     true,
   );
+
+  // ---- Undo, with no network or while hands wait ----
+
+  function undoForm(form) {
+    return form instanceof HTMLFormElement && /\/undo\/$/.test(form.getAttribute("hx-post") || "");
+  }
+
+  // The last hand kept here is taken back from the queue and put into the form, to be
+  // changed and saved again (or the form cleared); with none kept, the server's last
+  // hand is undone when the network returns, as the Undo button does online.
+  async function undoOnPhone(form) {
+    const last = queue[queue.length - 1];
+    if (last && last.kind !== "undo") {
+      await remove(last);
+      await reload();
+      if (shown === last.id) {
+        shown = null;
+      }
+      const entry = entryForm();
+      if (entry) {
+        blank(entry);
+        carryOver([...new URLSearchParams(last.body)].filter(([name]) => !OWN_FIELDS.has(name)));
+      }
+    } else {
+      const data = new FormData(form);
+      // After an undo kept here, the hand before it, in whatever version it has then.
+      const number = last ? last.expected - 1 : Number(data.get("number"));
+      if (number < 1) {
+        return;
+      }
+      if (last) {
+        data.set("number", number);
+        data.set("version", "");
+      }
+      const entry = entryForm();
+      if (entry) {
+        data.set("revision", nextBasis(entry).revision);
+      }
+      await keep(postUrl(form), bodyOf(data), null, "undo");
+      await reload();
+    }
+    await refresh();
+    sync();
+  }
 
   // A save that got no answer may or may not have reached the server: it is kept with
   // the token it was sent with, so sending it again records it at most once.
@@ -483,10 +681,6 @@
 
   // ---- Sending, in order, each once ----
 
-  function csrfToken(body) {
-    return new URLSearchParams(body).get("csrfmiddlewaretoken") || "";
-  }
-
   // The server's answer in place of the table, as an htmx save puts it (and with the
   // same events, so the page settles as after any save).
   function swapTable(html) {
@@ -503,26 +697,50 @@
     return problem ? problem.textContent.trim() : "";
   }
 
+  // The hands the server's game has, in the answer it gave.
+  function handsIn(html) {
+    const record = new DOMParser().parseFromString(html, "text/html").getElementById("game-record");
+    return record ? JSON.parse(record.textContent).hands.length : null;
+  }
+
   async function send(entry) {
     let response;
     let html;
+    // With the CSRF token of the session signed in now: the one kept with the entry is
+    // that of the page it was entered on, and a sign-in since has replaced it. The
+    // entry's one-time token keeps the send safe.
+    const body = new URLSearchParams(entry.body);
+    body.set("csrfmiddlewaretoken", csrf);
     try {
       response = await fetch(entry.url, {
         method: "POST",
-        body: new URLSearchParams(entry.body),
-        headers: { "HX-Request": "true", "X-CSRFToken": csrfToken(entry.body) },
+        body,
+        headers: { "HX-Request": "true", "X-CSRFToken": csrf },
         credentials: "same-origin",
       });
       html = await response.text();
     } catch {
       return "offline";
     }
-    if (response.ok && !response.redirected) {
+    if (response.redirected) {
+      // Signed out meanwhile: kept until the member signs in again.
+      signedOut = true;
+      return "later";
+    }
+    // An undo sent before whose answer was lost: its hand is gone, as asked.
+    const undone = entry.kind === "undo" && response.status === 409 && handsIn(html) < entry.expected;
+    if ((response.ok && !response.redirected) || undone) {
       // Saved now, or saved before (its token was known): the server's game either way,
       // shown once the last waiting hand is in.
       await remove(entry);
       latest = html;
       return "sent";
+    }
+    if (response.status === 403) {
+      // Not allowed (no longer a scorer of this game): held, for a person to settle.
+      entry.state = "forbidden";
+      await save(entry);
+      return "held";
     }
     if (response.status === 409 || response.status === 400) {
       entry.state = response.status === 409 ? "conflict" : "refused";
@@ -533,8 +751,8 @@
       shown = entry.id;
       return "held";
     }
-    // A server error or a sign-in page: kept, and tried again later.
-    failed(phrases.later);
+    // A server error: kept, and tried again later (or now, by a person).
+    later = true;
     return "later";
   }
 
@@ -563,13 +781,26 @@
   async function drain() {
     await reload();
     latest = null;
-    while (navigator.onLine && queue.length && queue[0].state === "waiting") {
+    if (!queue.length) {
+      return;
+    }
+    // Who is signed in now, and the token that goes with it. Only that member's hands go.
+    const here = await whoIsHere().catch(() => undefined);
+    if (here === undefined) {
+      return;
+    }
+    signedOut = here === null;
+    if (here && here !== FORBIDDEN) {
+      signIn(here);
+      await reload();
+    }
+    while (navigator.onLine && !signedOut && queue.length && queue[0].state === "waiting") {
       const outcome = await send(queue[0]);
       await reload();
       if (outcome !== "sent") {
         break;
       }
-      failed("");
+      later = false;
     }
     if (latest && !(queue[0] && queue[0].state !== "waiting")) {
       const typed = entryForm() ? typedIn(entryForm()) : [];
@@ -622,20 +853,40 @@
   // ---- A person resolves a conflict ----
 
   box.addEventListener("click", async (event) => {
-    const head = queue[0];
-    if (!head || head.state === "waiting") {
+    const asked = question();
+    if (!asked) {
       return;
     }
-    if (event.target.closest("[data-enter]")) {
+    const entry = asked.entry;
+    if (event.target.closest("[data-send]")) {
+      later = false;
+      render();
+      sync();
+    } else if (event.target.closest("[data-enter]")) {
       const form = entryForm();
-      const action = new URLSearchParams(head.body).get("action") || "save";
+      const action = new URLSearchParams(entry.body).get("action") || "save";
+      if (entry !== queue[0]) {
+        // Another member's hand: into the form, to be saved as this member's own.
+        blank(form);
+        carryOver([...new URLSearchParams(entry.body)].filter(([name]) => !OWN_FIELDS.has(name)));
+        shown = entry.id;
+      }
       showKept();
       const button = form && form.querySelector(`button[name=action][value="${action}"]`);
       if (button) {
         form.requestSubmit(button);
       }
     } else if (event.target.closest("[data-discard]")) {
-      await remove(head);
+      // Asked first: the hand is on this phone only.
+      discarding = entry;
+      render();
+      box.querySelector("[data-discard-no]").focus();
+    } else if (event.target.closest("[data-discard-no]")) {
+      discarding = null;
+      render();
+    } else if (event.target.closest("[data-discard-yes]") && discarding) {
+      await remove(discarding);
+      discarding = null;
       shown = null;
       await reload();
       const form = entryForm();
@@ -650,14 +901,28 @@
   // The engine's runtime, fetched by the engine in the background, kept by the service
   // worker for a reload with no network (asked again after the worker first takes over:
   // what the engine fetched before then went past it).
+  // Until the worker says the engine, this page and its words are all kept, the box says
+  // that the game is not ready to be played offline yet.
   function keepEngine() {
     const worker = navigator.serviceWorker && navigator.serviceWorker.controller;
     // Only where engine.js starts it (a hand form on the screen): never started for this.
     if (worker && entryForm()) {
       engine()
         .then((pitch) => pitch.ready())
-        .then(() => worker.postMessage("keep-engine"), () => {});
+        .then(() => kept(worker), () => {});
     }
+  }
+
+  // ``how``: "keep" what is missing, or only "check".
+  function kept(worker, how = "keep") {
+    const channel = new MessageChannel();
+    channel.port1.onmessage = (event) => {
+      unready = !event.data.ready;
+      if (phrases) {
+        render();
+      }
+    };
+    worker.postMessage({ [how]: [pageUrl, wordsUrl] }, [channel.port2]);
   }
 
   // On the first visit the page came before the worker: kept once the worker is in.
@@ -666,6 +931,11 @@
       rememberPage();
       keepEngine();
     });
+  }
+  if (!entryForm()) {
+    unready = false;
+  } else if (navigator.serviceWorker && navigator.serviceWorker.controller) {
+    kept(navigator.serviceWorker.controller, "check");
   }
   keepEngine();
   window.addEventListener("online", () => sync());

@@ -3,7 +3,8 @@ opens a game the phone has seen, hands saved offline wait on the phone (IndexedD
 through a reload and a browser restart, and go to the server in order, each once, when
 the network returns; a hand another phone got in first is shown for a person to settle.
 
-The network is cut with Playwright's ``context.set_offline``."""
+The network is cut with Playwright's ``context.set_offline``. Each test runs on the
+development server and on a production-mode one (tests/browser/conftest.py)."""
 
 from __future__ import annotations
 
@@ -25,11 +26,12 @@ pytestmark = pytest.mark.browser
 
 # Ann deals first. Two are set back, and nobody reaches the target of 7 in these five.
 FIVE = [("Bob", 2, "Bob"), ("Cy", 2, "Cy"), ("Ann", 2, "Ann"), ("Bob", 3, "Cy"), ("Ann", 2, "Bob")]
-# Whether the page is in the service worker's cache, asked for up to five seconds
-# (wait_for_function would not wait for the promise).
+# Whether the page is in the service worker's cache, asked for up to ten seconds
+# (wait_for_function would not wait for the promise), as the worker finds what it serves
+# (whatever the answer's Vary).
 KEPT = """async (urls) => {
   for (let tries = 0; tries < 200; tries++) {
-    const found = await Promise.all(urls.map((url) => caches.match(url)));
+    const found = await Promise.all(urls.map((url) => caches.match(url, { ignoreVary: true })));
     if (found.every(Boolean)) return true;
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
@@ -38,6 +40,9 @@ KEPT = """async (urls) => {
 # How long a sync may take once the network is back: the phones' engines start meanwhile,
 # and on a shared two-core test machine that takes seconds.
 SYNCED = 20_000
+# How long the phone's engine may take to start on a first visit, on a shared two-core
+# test machine under load.
+ENGINE_START = 90_000
 OFFLINE_LOGS = r"ERR_INTERNET_DISCONNECTED|htmx:(afterRequest|sendError)"
 
 
@@ -51,6 +56,12 @@ QUEUED = """() => new Promise((resolve, reject) => {
   };
   request.onerror = () => reject(request.error);
 })"""
+
+
+@pytest.fixture
+def phone(served_phone):
+    """Each test on the development server and on a production-mode one."""
+    return served_phone
 
 
 def queue(page: Any) -> Any:
@@ -76,6 +87,8 @@ def open_kept(page: Any, game: Game) -> None:
     kept a copy of it, as a phone has after a first visit with the network."""
     open_ready(page, game)
     page.wait_for_function("() => navigator.serviceWorker.controller !== null")
+    # The screen says so until the engine has started and all is kept.
+    expect(page.locator("#queue [data-unready]")).to_be_hidden(timeout=ENGINE_START)
     kept = [f"/games/{game.pk}/", f"/games/{game.pk}/queue/", *engine_files()]
     assert page.evaluate(KEPT, kept), "the service worker did not keep the game and the engine"
 
@@ -188,6 +201,8 @@ def test_a_conflicting_hand_can_be_discarded(phone, make_game):
     conflict = second.locator("#queue [data-conflict]")
     expect(conflict).to_be_visible()
     conflict.get_by_role("button", name="Discard").click()
+    # Asked first: the hand is on this phone only.
+    conflict.locator("[data-discard-yes]").click()
     expect(queue(second)).to_be_hidden(timeout=SYNCED)
     # The server's game, and an empty form for hand 2.
     expect(second.locator("#entry-title")).to_contain_text("Hand 2")

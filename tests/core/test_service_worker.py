@@ -57,3 +57,36 @@ def test_a_changed_shell_file_is_a_new_version(anonymous_client, tmp_path, monke
         f"pitchkeeper-shell-{views._shell_version()}"
         in anonymous_client.get("/sw.js").content.decode()
     )
+
+
+def test_it_names_the_start_page_and_the_offline_page(anonymous_client):
+    script = anonymous_client.get("/sw.js").content.decode()
+
+    assert 'const OFFLINE = "/offline/";' in script
+    assert 'const HOME = "/";' in script
+
+
+@pytest.mark.parametrize(
+    ("language", "heading"),
+    [("en", "No connection"), ("ru", "Нет связи"), ("nb", "Ingen forbindelse")],
+)
+def test_the_offline_page_is_the_apps_own_in_the_users_language(
+    anonymous_client, language, heading
+):
+    response = anonymous_client.get("/offline/", HTTP_ACCEPT_LANGUAGE=language)
+
+    # Signed out too: a phone whose session ended still gets it.
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert f'<h1 id="offline-title">{heading}</h1>' in html
+    assert f'lang="{language}"' in html
+    assert response["Content-Language"] == language
+    assert 'href="/"' in html
+
+
+def test_the_offline_page_as_an_htmx_answer_is_the_same_page(client):
+    # Only the service worker asks for it, never htmx; an htmx request gets it whole.
+    response = client.get("/offline/", HTTP_HX_REQUEST="true")
+
+    assert response.status_code == 200
+    assert "This page needs the network" in response.content.decode()

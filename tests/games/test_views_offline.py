@@ -166,3 +166,30 @@ def test_the_queue_words_word_the_phones_refusals_in_the_language(client, make_g
     assert words["params"]["bid"] == words["params"]["high_bid"] == words["params"]["moons"]
     assert words["params"]["bid"]["smudge"] == "Смадж"
     assert words["params"]["preset"]["setback"] == "Отсадка"
+
+
+def test_the_box_names_the_member_signed_in_and_the_current_csrf_token(client, game, user):
+    html = client.get(reverse("queue_box", args=[game.pk])).content.decode()
+
+    # A kept hand is the member's who entered it, and is sent with the token of now.
+    assert f'data-member="{user.pk}"' in html
+    assert 'data-member-name="owner"' in html
+    token = re.search(r'data-csrf="([^"]+)"', html).group(1)
+    assert len(token) == 64
+    assert f'href="/accounts/login/?next=/games/{game.pk}/"' in html
+    words = phrases(html)
+    assert words["member"] == (
+        "Hand {n} was entered by {member}: it waits on this phone until {member} signs in "
+        "here again."
+    )
+    assert words["pays"]["one"] == "{payer} pays {payee} {n} chip"
+    assert words["pays"]["other"] == "{payer} pays {payee} {n} chips"
+
+
+def test_the_box_offers_a_way_forward_in_every_state(client, game):
+    html = client.get(reverse("queue_box", args=[game.pk])).content.decode()
+
+    for control in ("data-send", "data-sign-in", "data-enter", "data-discard", "data-discard-yes"):
+        assert control in html
+    assert "Send now" in html
+    assert "Keep it" in html

@@ -37,7 +37,7 @@ def expected_of(vector: dict[str, Any]) -> dict[str, Any]:
         data = project(game_of(vector), [])
     except RuleError as error:
         return {"refused": str(error)}
-    del data["in_hole"]
+    del data["in_hole"], data["payments"]
     return data
 
 
