@@ -374,8 +374,10 @@ def test_norwegian_says_bud_for_a_bid_and_never_melding():
         for string in (message.string if message.pluralizable else (message.string,))
     ]
     assert not [s for s in strings if re.search(r"\bmeld", s, re.IGNORECASE)]
+    # A bid made is "klart" on the game screen and in the statistics alike.
+    assert not [s for s in strings if "tatt hjem" in s]
     with translation.override("nb"):
-        assert gettext("Bids made") == "Bud tatt hjem"
+        assert gettext("Bids made") == "Klarte bud"
 
 
 def _hand(pitcher: str, bid: int, high: str, low: str, jack: str, game: str) -> HandRecord:
