@@ -22,6 +22,7 @@
         const message = event.data;
         if ("ready" in message) {
           PitchEngine.startup = message.ready;
+          PitchEngine.warm = message.warm;
           resolve();
         } else if ("failed" in message) {
           reject(new Error(message.failed));
@@ -88,6 +89,8 @@
 
   const PitchEngine = {
     startup: null,
+    // Whether the worker started from the modules it compiled on an earlier visit.
+    warm: null,
     // The last Save's times (tap, totals written, the frame drawing them), measured.
     lastInstant: null,
 
