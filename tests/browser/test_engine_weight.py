@@ -17,6 +17,7 @@ from django.urls import reverse
 
 from pitchkeeper.clubs.models import Membership, Role
 from pitchkeeper.core.brython import bundle, bundle_brotli
+from tests.browser.test_engine import START_MS
 from tests.conftest import PASSWORD, sign_in
 from tests.test_page_weight import static_file, transferred
 
@@ -79,7 +80,8 @@ def test_a_scorer_fetches_the_engine_once_and_within_its_budget(phone, make_game
     weights = {path: engine_bytes(path) for path in engine}
     print(f"the engine, first visit: {sum(weights.values())} bytes, {weights}")  # -s
     assert sum(weights.values()) <= ENGINE_BUDGET, weights
-    assert page.evaluate("PitchEngine.startup") is not None
+    # What was fetched is what the engine needed: it starts.
+    page.wait_for_function("window.PitchEngine && PitchEngine.startup !== null", timeout=START_MS)
 
 
 def test_a_viewer_fetches_no_engine(phone, live_server, club, make_game):
