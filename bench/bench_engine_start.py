@@ -45,6 +45,8 @@ def test_engine_start(browser, live_server, request):
             startup = page.evaluate(LOAD_ENGINE, "/engine/worker.js")
             assert page.evaluate("PitchEngine.warm") is (visit > 0)
             (warm if visit else cold).append(startup)
+            if not visit:
+                page.wait_for_function("PitchEngine.kept")
             page.close()
         context.close()
     load = os.getloadavg()[0]

@@ -48,9 +48,10 @@ function keep(db) {
       modules[name] = __BRYTHON__.precompiled[name];
     }
   }
-  const store = db.transaction(KEPT, "readwrite").objectStore(KEPT);
-  store.clear();
-  store.put({ bundle: BUNDLE, modules });
+  const transaction = db.transaction(KEPT, "readwrite");
+  transaction.objectStore(KEPT).clear();
+  transaction.objectStore(KEPT).put({ bundle: BUNDLE, modules });
+  transaction.oncomplete = () => postMessage({ kept: true });
 }
 
 async function start() {
