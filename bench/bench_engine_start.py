@@ -46,7 +46,7 @@ def test_engine_start(browser, live_server, request):
             assert page.evaluate("PitchEngine.warm") is (visit > 0)
             (warm if visit else cold).append(startup)
             if not visit:
-                page.wait_for_function("PitchEngine.kept")
+                page.wait_for_function("() => PitchEngine.kept")
             page.close()
         context.close()
     load = os.getloadavg()[0]

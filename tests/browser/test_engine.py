@@ -155,7 +155,7 @@ def test_the_engine_is_compiled_once_and_afresh_when_the_rules_change(
     try:
         first = started(context)
         assert first.evaluate("PitchEngine.warm") is False
-        first.wait_for_function("PitchEngine.kept")
+        first.wait_for_function("() => PitchEngine.kept")
         answer = in_browser(first, record, [])
         assert answer == on_server(record, [])
         # A second visit runs the modules the first compiled: the same answer.
@@ -175,7 +175,7 @@ def test_the_engine_is_compiled_once_and_afresh_when_the_rules_change(
         assert "changed" in brython.bundle()[0]
         after = started(context)
         assert after.evaluate("PitchEngine.warm") is False
-        after.wait_for_function("PitchEngine.kept")
+        after.wait_for_function("() => PitchEngine.kept")
         assert in_browser(after, record, []) == {**answer, "changed": "afresh"}
         assert started(context).evaluate("PitchEngine.warm") is True
     finally:

@@ -81,7 +81,7 @@ def test_a_scorer_fetches_the_engine_once_and_within_its_budget(phone, make_game
     print(f"the engine, first visit: {sum(weights.values())} bytes, {weights}")  # -s
     assert sum(weights.values()) <= ENGINE_BUDGET, weights
     # What was fetched is what the engine needed: it starts.
-    page.wait_for_function("window.PitchEngine && PitchEngine.startup !== null", timeout=START_MS)
+    page.wait_for_function("() => PitchEngine.startup !== null", timeout=START_MS)
 
 
 def test_a_viewer_fetches_no_engine(phone, live_server, club, make_game):
