@@ -160,8 +160,8 @@ def site(folder: Path, pyodide: str) -> None:
     """The files both workers load, in ``folder``."""
     text, _digest = bundle()
     (folder / "rules-bundle.js").write_text(text)
-    for name in ("brython.js", "unicode.txt"):
-        (folder / name).write_bytes((RUNTIME / name).read_bytes())
+    # The bundle carries its own unicodedata: Brython's unicode.txt is not needed.
+    (folder / "brython.js").write_bytes((RUNTIME / "brython.js").read_bytes())
     subprocess.run(
         ["npm", "pack", f"pyodide@{pyodide}", "--silent"],
         cwd=folder,

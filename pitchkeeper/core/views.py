@@ -16,12 +16,12 @@ from django.shortcuts import render
 from django.templatetags.static import static
 from django.urls import reverse
 from django.utils import timezone
-from django.utils.cache import add_never_cache_headers
+from django.utils.cache import add_never_cache_headers, patch_vary_headers
 from django.views.decorators.cache import cache_control, never_cache
 from django.views.decorators.http import require_GET
 from django.views.defaults import server_error as django_server_error
 
-from pitchkeeper.core.brython import PREFIX, bundle
+from pitchkeeper.core.brython import PREFIX, bundle, bundle_brotli
 from pitchkeeper.core.logs import DATABASE_DOWN, database_error_line
 from pitchkeeper.core.models import Heartbeat
 
@@ -85,9 +85,8 @@ def engine_worker(request: HttpRequest) -> HttpResponse:
     _text, digest = bundle()
     context = {
         "runtime": static(f"{PREFIX}/brython.js"),
-        # Where Brython looks for its Unicode table: the unhashed name beside the runtime.
-        "runtime_path": static(f"{PREFIX}/brython.js").rsplit("/", 1)[0] + "/",
         "bundle": reverse("engine_bundle", args=[digest]),
+        "digest": digest,
     }
     return render(request, "core/engine_worker.js", context, content_type=JAVASCRIPT)
 
@@ -101,4 +100,10 @@ def engine_bundle(request: HttpRequest, digest: str) -> HttpResponse:
     text, current = bundle()
     if digest != current:
         raise Http404("not this version of the rules")
-    return HttpResponse(text, content_type=JAVASCRIPT)
+    if "br" not in request.headers.get("Accept-Encoding", ""):
+        # Compressed with gzip by the middleware where the browser takes it.
+        return HttpResponse(text, content_type=JAVASCRIPT)
+    response = HttpResponse(bundle_brotli(), content_type=JAVASCRIPT)
+    response["Content-Encoding"] = "br"
+    patch_vary_headers(response, ["Accept-Encoding"])
+    return response

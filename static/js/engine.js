@@ -22,7 +22,10 @@
         const message = event.data;
         if ("ready" in message) {
           PitchEngine.startup = message.ready;
+          PitchEngine.warm = message.warm;
           resolve();
+        } else if ("kept" in message) {
+          PitchEngine.kept = true;
         } else if ("failed" in message) {
           reject(new Error(message.failed));
         } else {
@@ -94,6 +97,10 @@
 
   const PitchEngine = {
     startup: null,
+    // Whether the worker started from the modules it compiled on an earlier visit, and
+    // whether what it compiled this time is kept (a page closed before then loses it).
+    warm: null,
+    kept: false,
     // The last Save's times (tap, totals written, the frame drawing them), measured.
     lastInstant: null,
 

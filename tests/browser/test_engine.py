@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 
+from pitchkeeper.core import brython
 from pitchkeeper.rules import RuleError
 from pitchkeeper.rules.projection import project
 from tests.conftest import CSP_WATCH, PHONE
@@ -140,3 +141,50 @@ def test_every_engine_vector_as_the_server_scores_it(engine):
     assert not differ, "\n".join(differ)
     # Both kinds are in the run: games scored and games refused.
     assert {"refused" in answer for answer in answers} == {True, False}
+
+
+def started(context: Any) -> Any:
+    """A new page of ``context`` with the engine started (a visit)."""
+    page = context.new_page()
+    page.set_default_timeout(START_MS)
+    page.goto("/accounts/login/")
+    page.evaluate(LOAD_ENGINE, "/engine/worker.js")
+    return page
+
+
+def test_the_engine_is_compiled_once_and_afresh_when_the_rules_change(
+    browser, live_server, monkeypatch
+):
+    context = browser.new_context(viewport=PHONE, base_url=live_server.url)
+    record = without_result(GAMES[0])
+    try:
+        first = started(context)
+        assert first.evaluate("PitchEngine.warm") is False
+        first.wait_for_function("() => PitchEngine.kept")
+        answer = in_browser(first, record, [])
+        assert answer == on_server(record, [])
+        # A second visit runs the modules the first compiled: the same answer.
+        again = started(context)
+        assert again.evaluate("PitchEngine.warm") is True
+        assert in_browser(again, record, []) == answer
+
+        # A rules module changes (as a new version of the app brings): the phone runs
+        # the new code, compiled afresh, not what it kept of the old.
+        real = brython.code_only
+        changed = "data['changed'] = 'afresh'\n    data['in_hole'] ="
+        monkeypatch.setattr(
+            brython, "code_only", lambda source: real(source).replace("data['in_hole'] =", changed)
+        )
+        brython.bundle.cache_clear()
+        brython.bundle_brotli.cache_clear()
+        assert "changed" in brython.bundle()[0]
+        after = started(context)
+        assert after.evaluate("PitchEngine.warm") is False
+        after.wait_for_function("() => PitchEngine.kept")
+        assert in_browser(after, record, []) == {**answer, "changed": "afresh"}
+        assert started(context).evaluate("PitchEngine.warm") is True
+    finally:
+        monkeypatch.undo()
+        brython.bundle.cache_clear()
+        brython.bundle_brotli.cache_clear()
+        context.close()

@@ -4,17 +4,29 @@ found in the installed brython package (not in this repository)."""
 
 from __future__ import annotations
 
+import ast
 import json
 import re
+import unicodedata
 from pathlib import Path
 
+import brotli
 import pytest
 from django.contrib.staticfiles import finders
 from django.test import Client
 from django.urls import reverse
 
 import pitchkeeper.rules
-from pitchkeeper.core.brython import RUNTIME, RUNTIME_FILES, STDLIB, _stdlib, bundle
+from pitchkeeper.core.brython import (
+    RUNTIME,
+    RUNTIME_FILES,
+    STDLIB,
+    _stdlib,
+    bundle,
+    bundle_brotli,
+    code_only,
+    js_code_only,
+)
 
 RULES = Path(pitchkeeper.rules.__file__).parent
 
@@ -52,8 +64,10 @@ def test_the_worker_loads_the_runtime_and_this_version_of_the_rules():
         "/static/engine/brython.js",
         reverse("engine_bundle", args=[digest]),
     ]
-    path = re.search(r"const runtimePath = (\"[^\"]*\");", text)
-    assert path and json.loads(path[1]) == "/static/engine/"
+    # What it compiled is kept under the bundle's hash; it fetches nothing else.
+    key = re.search(r"const BUNDLE = (\"[^\"]*\");", text)
+    assert key and json.loads(key[1]) == digest
+    assert "unicode.txt" not in text and "fetch(" not in text
 
 
 @pytest.mark.django_db
@@ -66,30 +80,124 @@ def test_the_bundle_is_cached_for_good_under_its_hash_and_only_that():
     assert client.get(reverse("engine_bundle", args=["0" * 16])).status_code == 404
 
 
+@pytest.mark.django_db
+def test_the_bundle_goes_out_in_brotli_to_a_browser_that_takes_it():
+    client = Client()
+    url = reverse("engine_bundle", args=[bundle()[1]])
+    answer = client.get(url, HTTP_ACCEPT_ENCODING="gzip, deflate, br")
+    assert answer["Content-Encoding"] == "br" and "Accept-Encoding" in answer["Vary"]
+    assert brotli.decompress(answer.content).decode() == bundle()[0]
+    assert len(answer.content) == len(bundle_brotli()) < len(bundle()[0]) / 5
+    gzipped = client.get(url, HTTP_ACCEPT_ENCODING="gzip")
+    assert gzipped["Content-Encoding"] == "gzip"
+
+
+def test_the_hash_names_the_rules_and_the_runtime_and_is_the_packages_timestamp(monkeypatch):
+    # Brython's own cache of compiled modules checks the package's $timestamp: it is the
+    # bundle's hash, never the standard library's, which a change of the rules keeps.
+    text, digest = bundle()
+    modules = bundled_modules()
+    assert modules["$timestamp"] == int(digest[:12], 16)
+    assert modules["$timestamp"] != _stdlib()["$timestamp"]
+    changed = RULES / "projection.py"
+    source = changed.read_text()
+    monkeypatch.setattr(
+        Path,
+        "read_text",
+        lambda self, **kwargs: (
+            source.replace("KEEP_REPLAYED = 4", "KEEP_REPLAYED = 5")
+            if self == changed
+            else Path.read_bytes(self).decode()
+        ),
+    )
+    bundle.cache_clear()
+    try:
+        assert bundle()[1] != digest and bundle()[0] != text
+    finally:
+        monkeypatch.undo()
+        bundle.cache_clear()
+    assert bundle() == (text, digest)
+
+
 def test_the_bundle_holds_the_rules_package_as_its_source_files_are():
     modules = bundled_modules()
     sources = {path.stem: path.read_text() for path in RULES.glob("*.py")}
     assert sources["projection"] and sources["engine"]
     for stem, source in sources.items():
         name = "pitchkeeper.rules" if stem == "__init__" else f"pitchkeeper.rules.{stem}"
-        assert modules[name][1] == source, name
+        assert modules[name][1] == code_only(source), name
     assert modules["pitchkeeper.rules"][3] == 1 and modules["pitchkeeper"] == [".py", "", [], 1]
+
+
+def test_javascript_modules_go_without_comment_lines_and_indentation_but_the_same_lines():
+    source = "// A comment.\n(function ($B) {\n  // Why.\n  const a = 1; // kept\n\n"
+    source += "  return a;\n})\n"
+    assert js_code_only(source) == "(function ($B) {\nconst a = 1; // kept\nreturn a;\n})\n"
+    # A line that may go on inside a string: the module is kept as it is.
+    for risky in ("const a = `one\n  // two`;\n", 'const a = "one\\\n  // two";\n'):
+        assert js_code_only(risky) == risky
+
+
+def test_the_rules_go_without_docstrings_and_comments_but_the_same_statements():
+    source = '''"""A module."""
+# A comment.
+X = 1  # why
+
+
+class A:
+    """A class."""
+
+
+def f(a):
+    """A function."""
+    return "not a docstring"
+'''
+    code = code_only(source)
+    assert "docstring" not in code.replace("not a docstring", "") and "#" not in code
+    assert "A module" not in code and "A class" not in code and "A function" not in code
+    namespace: dict[str, object] = {}
+    exec(code, namespace)  # noqa: S102 - the test's own source
+    assert namespace["X"] == 1 and namespace["f"](0) == "not a docstring"  # type: ignore[operator]
+    tree = ast.parse(code)
+    assert [type(node).__name__ for node in tree.body] == ["Assign", "ClassDef", "FunctionDef"]
 
 
 def test_the_bundle_takes_only_the_standard_library_the_rules_need():
     modules = bundled_modules()
     stdlib = _stdlib()
     assert set(STDLIB) <= set(stdlib)
-    assert {name: modules[name] for name in STDLIB} == {name: stdlib[name] for name in STDLIB}
-    extra = set(modules) - set(STDLIB) - {"$timestamp"}
+    for name in STDLIB:
+        kind, source, *rest = stdlib[name]
+        # The JavaScript ones without their comment lines and indentation.
+        source = js_code_only(source) if kind == ".js" else source
+        assert modules[name] == [kind, source, *rest], name
+    extra = set(modules) - set(STDLIB) - {"$timestamp", "unicodedata"}
     assert all(name.startswith("pitchkeeper") for name in extra)
     assert len(bundle()[0]) < len((RUNTIME / "brython_stdlib.js").read_text()) / 5
 
 
+def test_the_phones_unicodedata_has_the_servers_tables_in_a_fiftieth_of_unicode_txt():
+    kind, source, _imports = bundled_modules()["unicodedata"]
+    assert kind == ".js" and "XMLHttpRequest" not in source and "__" + "NAMES__" not in source
+    tables = dict(re.findall(r"const (\w+) = (.*);\n", source))
+    gaps, runs = json.loads(tables["GAPS"]), json.loads(tables["RUN_CATEGORIES"])
+    categories, names = json.loads(tables["CATEGORY_NAMES"]), json.loads(tables["NAMES"])
+    assert json.loads(tables["VERSION"]) == unicodedata.unidata_version
+    starts = [sum(gaps[: index + 1]) for index in range(len(gaps))]
+    for code in [*starts, *(start - 1 for start in starts[1:]), 0x41, 0x301, 0x200B, 0x10FFFF]:
+        run = max(index for index, start in enumerate(starts) if start <= code)
+        assert categories[ord(runs[run]) - 65] == unicodedata.category(chr(code)), hex(code)
+    assert names[str(0x200B)] == "ZERO WIDTH SPACE" and names[str(0x3164)] == "HANGUL FILLER"
+    unicode_txt = brotli.compress((RUNTIME / "unicode.txt").read_bytes())
+    assert len(brotli.compress(source.encode())) < len(unicode_txt) / 30
+
+
 def test_the_runtime_is_found_in_the_installed_package():
+    assert RUNTIME_FILES == ("brython.js",)
     for name in RUNTIME_FILES:
         assert finders.find(f"engine/{name}") == str(RUNTIME / name)
     assert finders.find("engine/brython_stdlib.js") is None
+    assert finders.find("engine/unicode.txt") is None
     assert not list(Path(__file__).resolve().parents[2].glob("static/**/brython*.js"))
 
 

@@ -6,38 +6,75 @@
 // project_form_json's answer: the hand the form describes after those.
 "use strict";
 const started = performance.now();
-const runtimePath = "{{ runtime_path|escapejs }}";
-// Brython's Unicode table (unicodedata, which the record format uses), fetched with the
-// runtime rather than by Brython's own synchronous request in the middle of start-up:
-// all the engine's downloads are over before it starts compiling.
-const unicodeTable = fetch(`${runtimePath}unicode.txt`).then((answer) => {
-  if (!answer.ok) {
-    throw new Error(`unicode.txt: ${answer.status}`);
-  }
-  return answer.text();
-});
+// The bundle's hash (of the rules, the standard library they need and the runtime):
+// what Brython compiled of it is kept under it in IndexedDB, so that a later start runs
+// the compiled modules instead of compiling them again, and a new version of the rules
+// or of the runtime, a new hash, is compiled afresh and never served stale.
+const BUNDLE = "{{ digest|escapejs }}";
+const KEPT = "compiled";
 
 function failed(error) {
   postMessage({ failed: String(error && error.message ? error.message : error) });
 }
 
-try {
-  importScripts("{{ runtime|escapejs }}", "{{ bundle|escapejs }}");
-  __BRYTHON__.brython_path = runtimePath;
-  unicodeTable.then((table) => {
-    __BRYTHON__.unicodedb = table;
-    __BRYTHON__.runPythonSource(
-      "from browser import self as worker\n" +
-        "from pitchkeeper.rules.projection import project_form_json, project_json\n" +
-        "worker.project_json = project_json\n" +
-        "worker.project_form_json = project_form_json\n",
-      { id: "pitchkeeper_engine" },
-    );
-    postMessage({ ready: performance.now() - started });
-  }).catch(failed);
-} catch (error) {
-  failed(error);
+// The database of compiled modules, or null where the browser keeps none (then the
+// engine compiles at every start, as it must the first time).
+function database() {
+  return new Promise((resolve) => {
+    try {
+      const request = indexedDB.open("pitchkeeper-engine", 1);
+      request.onupgradeneeded = () => request.result.createObjectStore(KEPT, { keyPath: "bundle" });
+      request.onsuccess = () => resolve(request.result);
+      request.onerror = () => resolve(null);
+    } catch {
+      resolve(null);
+    }
+  });
 }
+
+function kept(db) {
+  return new Promise((resolve) => {
+    const request = db.transaction(KEPT).objectStore(KEPT).get(BUNDLE);
+    request.onsuccess = () => resolve(request.result ? request.result.modules : null);
+    request.onerror = () => resolve(null);
+  });
+}
+
+// What this start compiled, kept for the next in place of any other version's.
+function keep(db) {
+  const modules = {};
+  for (const name of Object.keys(__BRYTHON__.VFS)) {
+    if (__BRYTHON__.precompiled.hasOwnProperty(name)) {
+      modules[name] = __BRYTHON__.precompiled[name];
+    }
+  }
+  const transaction = db.transaction(KEPT, "readwrite");
+  transaction.objectStore(KEPT).clear();
+  transaction.objectStore(KEPT).put({ bundle: BUNDLE, modules });
+  transaction.oncomplete = () => postMessage({ kept: true });
+}
+
+async function start() {
+  importScripts("{{ runtime|escapejs }}", "{{ bundle|escapejs }}");
+  const db = await database();
+  const compiled = db && (await kept(db));
+  if (compiled) {
+    Object.assign(__BRYTHON__.precompiled, compiled);
+  }
+  __BRYTHON__.runPythonSource(
+    "from browser import self as worker\n" +
+      "from pitchkeeper.rules.projection import project_form_json, project_json\n" +
+      "worker.project_json = project_json\n" +
+      "worker.project_form_json = project_form_json\n",
+    { id: "pitchkeeper_engine" },
+  );
+  postMessage({ ready: performance.now() - started, warm: Boolean(compiled) });
+  if (db && !compiled) {
+    keep(db);
+  }
+}
+
+start().catch(failed);
 
 onmessage = (event) => {
   const { id, record, extra, fields, action } = event.data;

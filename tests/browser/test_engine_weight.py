@@ -1,0 +1,99 @@
+"""What the game screen fetches after its load event, followed for 30 s: the phone's
+engine (its worker, Brython's runtime, the rules bundle) comes to a scorekeeper's phone
+once, each file once, within its own budget, and never to a member who only views the
+game. Bytes are counted as production sends them (static files as brotli, the bundle
+as the view compresses it), as tests/test_page_weight.py counts the first load.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+from urllib.parse import urlsplit
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.test import Client
+from django.urls import reverse
+
+from pitchkeeper.clubs.models import Membership, Role
+from pitchkeeper.core.brython import bundle, bundle_brotli
+from tests.browser.test_engine import START_MS
+from tests.conftest import PASSWORD, sign_in
+from tests.test_page_weight import static_file, transferred
+
+pytestmark = pytest.mark.browser
+
+FOLLOWED_MS = 30_000
+# The engine's bytes on a scorekeeper's first visit, compressed: 358,091 bytes today (349.7
+# KB); Brython's runtime alone is 224 KB of it (docs/offline.md).
+ENGINE_BUDGET = 350 * 1024
+
+
+def followed(page: Any, url: str) -> list[str]:
+    """The paths of every request the page and its workers sent to the network (not
+    answered by the service worker) from opening ``url`` until 30 s after its load."""
+    sent: list[str] = []
+
+    def finished(request: Any) -> None:
+        answer = request.response()
+        if answer is not None and not answer.from_service_worker:
+            sent.append(urlsplit(request.url).path)
+
+    page.context.on("requestfinished", finished)
+    page.goto(url)
+    page.wait_for_timeout(FOLLOWED_MS)
+    return sent
+
+
+def engine_bytes(path: str) -> int:
+    """What production sends for one of the engine's files."""
+    if path == reverse("engine_bundle", args=[bundle()[1]]):
+        return len(bundle_brotli())
+    if path == reverse("engine_worker"):
+        worker = Client().get(path, HTTP_ACCEPT_ENCODING="gzip, deflate, br")
+        return len(worker.content)
+    name, data = static_file(path)
+    return transferred(data, name)
+
+
+def is_engine(path: str) -> bool:
+    return path.startswith(("/engine/", "/static/engine/"))
+
+
+def test_a_scorer_fetches_the_engine_once_and_within_its_budget(phone, make_game):
+    game = make_game("setback", ("Ann", "Bob", "Cy", "Dee")).game
+    page = phone.new_page()
+    sent = followed(page, reverse("game", args=[game.pk]))
+
+    engine = sorted(path for path in set(sent) if is_engine(path))
+    assert engine == sorted(
+        [
+            reverse("engine_worker"),
+            reverse("engine_bundle", args=[bundle()[1]]),
+            "/static/engine/brython.js",
+        ]
+    ), sent
+    # Each of the engine's files once. (The service worker's install fetches the app's
+    # shell again, which production's hashed, long-cached names answer from the
+    # browser's cache.)
+    assert not [path for path in engine if sent.count(path) > 1], sent
+    weights = {path: engine_bytes(path) for path in engine}
+    print(f"the engine, first visit: {sum(weights.values())} bytes, {weights}")  # -s
+    assert sum(weights.values()) <= ENGINE_BUDGET, weights
+    # What was fetched is what the engine needed: it starts.
+    page.wait_for_function("() => PitchEngine.startup !== null", timeout=START_MS)
+
+
+def test_a_viewer_fetches_no_engine(phone, live_server, club, make_game):
+    game = make_game("setback", ("Ann", "Bob", "Cy", "Dee")).game
+    viewer = get_user_model().objects.create_user("viewer", password=PASSWORD)
+    Membership.objects.create(club=club, user=viewer, role=Role.VIEWER)
+    cookie = sign_in(Client(), viewer, club).cookies["sessionid"]
+    context = phone.browser.new_context(base_url=live_server.url)
+    phone.contexts.append(context)
+    context.add_cookies([{"name": cookie.key, "value": cookie.value, "url": live_server.url}])
+    page = phone.new_page(context)
+    sent = followed(page, reverse("game", args=[game.pk]))
+
+    assert reverse("game", args=[game.pk]) in sent
+    assert not [path for path in sent if is_engine(path) or path.endswith("engine.js")], sent
