@@ -41,6 +41,7 @@ from pitchkeeper.rules.record import check_name
 from pitchkeeper.seasons.models import (
     GameCount,
     GameLine,
+    LedgerPlan,
     MonthCount,
     MonthLine,
     MonthPair,
@@ -67,9 +68,10 @@ IN_RECORD: dict[type[models.Model], set[str]] = {
 }
 
 # What the engine works out again when a game's hands are saved; a hand's entry form
-# token, spent once its hand was recorded; and the revision that saving them starts.
+# token, spent once its hand was recorded; and the revision that saving them starts
+# (and the standing the home page reads, written by the same save).
 REPLAYED: dict[type[models.Model], set[str]] = {
-    Game: {"winner", "winner_team", "won_by", "revision"},
+    Game: {"winner", "winner_team", "won_by", "revision", "standing"},
     Hand: {"kind", "dealer", "made", "version", "token"},
 }
 
@@ -97,6 +99,7 @@ DERIVED: dict[type[models.Model], str] = {
     MonthRun: "the runs of results of each month's GameLines, kept as each game is saved",
     RatingPoint: "re-rated from each restored game on, in the order the games finished",
     RatingsDue: "marked and cleared as the restored games are re-rated",
+    LedgerPlan: "searched again when the restored club's ledger is first viewed",
     StatsZone: "recorded as the restored club is made: its statistics are rebuilt in TIME_ZONE",
 }
 # Models that belong to the site, not to a club: a club's backup has nothing of them.
