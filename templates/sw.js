@@ -124,7 +124,7 @@ async function allKept(pages) {
 async function keepGame(pages) {
   const cache = await caches.open(STATIC_CACHE);
   for (const url of ENGINE) {
-    if (!(await caches.match(url))) {
+    if (!(await caches.match(url, { ignoreVary: true }))) {
       await cache.add(url).catch(() => {});
     }
   }

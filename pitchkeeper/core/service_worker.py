@@ -27,7 +27,6 @@ SHELL = (
     "js/htmx.min.js",
     "js/app.js",
     "js/offline.js",
-    "js/engine.js",
     "manifest.webmanifest",
     "icons/icon.svg",
     "icons/icon-192.png",
@@ -50,9 +49,11 @@ _cached_shell_version = cache(_shell_version)
 
 
 def engine_files() -> list[str]:
-    """The rules engine's runtime: kept once a game screen asks for it (not at install,
-    which any first page does), so that the engine starts on a phone with no network."""
+    """The rules engine's runtime and its starter: kept once a game screen asks for it
+    (not at install, which any first page does, a viewer's included), so that the engine
+    starts on a phone with no network."""
     return [
+        static("js/engine.js"),
         reverse("engine_worker"),
         reverse("engine_bundle", args=[bundle()[1]]),
         *(static(f"{PREFIX}/{name}") for name in RUNTIME_FILES),

@@ -178,20 +178,37 @@ document.addEventListener("keydown", (event) => {
 // first load: the game screen names it, and it is fetched once the screen is idle where
 // hands are entered, or when another script asks for it. Resolves to window.PitchEngine.
 let engineLoading = null;
+// How long a first visit waits for the service worker to look after the page.
+const CONTROL_WAIT_MS = 5000;
+
+// The engine's files fetched past the service worker would be fetched again by it, to
+// keep them for offline play: on a first visit the engine waits (briefly) for the page
+// to be controlled, so that each file comes once and is kept as it passes.
+function controlled() {
+  const service = navigator.serviceWorker;
+  if (!service || !window.isSecureContext || service.controller) {
+    return Promise.resolve();
+  }
+  return new Promise((resolve) => {
+    service.addEventListener("controllerchange", resolve, { once: true });
+    setTimeout(resolve, CONTROL_WAIT_MS);
+  });
+}
+
 window.loadPitchEngine = () => {
   const named = document.querySelector('meta[name="pitch-engine"]');
   if (!named) {
     return Promise.reject(new Error("no engine on this page"));
   }
   if (!engineLoading) {
-    engineLoading = new Promise((resolve, reject) => {
+    engineLoading = controlled().then(() => new Promise((resolve, reject) => {
       const script = document.createElement("script");
       script.src = named.content;
       script.dataset.worker = named.dataset.worker;
       script.onload = () => resolve(window.PitchEngine);
       script.onerror = () => reject(new Error("the engine could not be fetched"));
       document.head.append(script);
-    });
+    }));
   }
   return engineLoading;
 };

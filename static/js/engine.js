@@ -10,26 +10,7 @@
   let worker = null;
   let asked = 0;
   const waiting = new Map();
-  // How long a first visit's engine waits for the service worker to look after the page.
-  const CONTROL_WAIT_MS = 5000;
-
-  // A worker started before the service worker looks after the page fetches the runtime
-  // past it, and the service worker fetches it all again to keep it for offline play; so
-  // on a first visit the engine waits (briefly) for the page to be controlled, and each
-  // of its files comes once and is kept as it passes.
-  function controlled() {
-    const service = navigator.serviceWorker;
-    if (!service || !window.isSecureContext || service.controller) {
-      return Promise.resolve();
-    }
-    return new Promise((resolve) => {
-      service.addEventListener("controllerchange", resolve, { once: true });
-      setTimeout(resolve, CONTROL_WAIT_MS);
-    });
-  }
-
-  async function start() {
-    await controlled();
+  function start() {
     return new Promise((resolve, reject) => {
       worker = new Worker(workerUrl);
       worker.onerror = (event) => {

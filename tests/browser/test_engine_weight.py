@@ -76,7 +76,7 @@ def test_a_scorer_fetches_the_engine_once_and_within_its_budget(phone, make_game
     # Each of the engine's files once. (The service worker's install fetches the app's
     # shell again, which production's hashed, long-cached names answer from the
     # browser's cache.)
-    assert not [path for path in engine if sent.count(path) > 1], sent
+    assert not [path for path in engine if sent.count(path) > 1], "\n".join(sent)
     weights = {path: engine_bytes(path) for path in engine}
     print(f"the engine, first visit: {sum(weights.values())} bytes, {weights}")  # -s
     assert sum(weights.values()) <= ENGINE_BUDGET, weights

@@ -1,15 +1,16 @@
-// The rules engine's worker: Brython runs pitchkeeper/rules, the server's own engine,
-// here on the phone. static/js/engine.js sends {id, record, extra} (JSON text: the
-// game's record, the hands to play after it) and gets {id, out} (JSON text:
-// pitchkeeper.rules.projection.project_json's answer) or {id, error}; with fields and
-// action too (the entry form's posted fields as JSON text, its button), out is
-// project_form_json's answer: the hand the form describes after those.
+{# The comments are the template's, so that none is sent: the worker counts in the engine's 350 KB. #}
+{# The rules engine's worker: Brython runs pitchkeeper/rules, the server's own engine, #}
+{# here on the phone. static/js/engine.js sends {id, record, extra} (JSON text: the #}
+{# game's record, the hands to play after it) and gets {id, out} (JSON text: #}
+{# pitchkeeper.rules.projection.project_json's answer) or {id, error}; with fields and #}
+{# action too (the entry form's posted fields as JSON text, its button), out is #}
+{# project_form_json's answer: the hand the form describes after those. #}
 "use strict";
 const started = performance.now();
-// The bundle's hash (of the rules, the standard library they need and the runtime):
-// what Brython compiled of it is kept under it in IndexedDB, so that a later start runs
-// the compiled modules instead of compiling them again, and a new version of the rules
-// or of the runtime, a new hash, is compiled afresh and never served stale.
+{# The bundle's hash (of the rules, the standard library they need and the runtime): #}
+{# what Brython compiled of it is kept under it in IndexedDB, so that a later start runs #}
+{# the compiled modules instead of compiling them again, and a new version of the rules #}
+{# or of the runtime, a new hash, is compiled afresh and never served stale. #}
 const BUNDLE = "{{ digest|escapejs }}";
 const KEPT = "compiled";
 
@@ -17,8 +18,8 @@ function failed(error) {
   postMessage({ failed: String(error && error.message ? error.message : error) });
 }
 
-// The database of compiled modules, or null where the browser keeps none (then the
-// engine compiles at every start, as it must the first time).
+{# The database of compiled modules, or null where the browser keeps none (then the #}
+{# engine compiles at every start, as it must the first time). #}
 function database() {
   return new Promise((resolve) => {
     try {
@@ -40,7 +41,7 @@ function kept(db) {
   });
 }
 
-// What this start compiled, kept for the next in place of any other version's.
+{# What this start compiled, kept for the next in place of any other version's. #}
 function keep(db) {
   const modules = {};
   for (const name of Object.keys(__BRYTHON__.VFS)) {
