@@ -156,9 +156,7 @@ def test_the_engine_is_compiled_once_and_afresh_when_the_rules_change(
     browser, live_server, monkeypatch
 ):
     # The service worker is left out: it keeps files of its own, which is not what this tests.
-    context = browser.new_context(
-        viewport=PHONE, base_url=live_server.url, service_workers="block"
-    )
+    context = browser.new_context(viewport=PHONE, base_url=live_server.url, service_workers="block")
     record = without_result(GAMES[0])
     try:
         first = started(context)

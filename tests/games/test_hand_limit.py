@@ -49,7 +49,7 @@ def test_the_reason_is_in_the_users_language(client, full_game):
         HTTP_ACCEPT_LANGUAGE="ru",
     )
 
-    assert f"В игре может быть не больше {MAX_HANDS} сдач" in response.content.decode()
+    assert f"В партии может быть не больше {MAX_HANDS} сдач" in response.content.decode()
 
 
 def test_no_hand_is_put_in_past_the_most(full_game):
