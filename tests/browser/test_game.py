@@ -345,6 +345,9 @@ def test_new_game_screen_starts_a_game(club, page, db):
 
     for player in (ann, bob, cy):
         pick(page, "players", player.pk)
+    # The players' part is drawn again after each tick: the new name is typed into the
+    # last drawing (one typed while an answer is on its way is replaced with it).
+    expect(page.locator("li.seat-row.chosen")).to_have_count(3)
     page.locator('input[name="new_player"]').fill("Dee")
     page.locator("#id_first_dealer").select_option(str(bob.pk))
     # Another preset brings its own settings in (htmx), without leaving the page.
