@@ -204,7 +204,10 @@
     const offline = !navigator.onLine;
     // Hands waiting, this member's and another's; an undo kept here is no hand.
     const hands = [...queue, ...foreign].filter((entry) => entry.kind !== "undo").length;
-    box.hidden = !queue.length && !foreign.length && !offline && !unready && !over;
+    // "Not ready offline yet" alone does not open the box: online with nothing waiting
+    // the table keeps its place on the screen; the note is there as soon as the network
+    // goes or a hand waits.
+    box.hidden = !queue.length && !foreign.length && !offline && !over;
     const count = box.querySelector("[data-count]");
     count.textContent = hands ? counted(hands) : offline ? phrases.offline : "";
     count.hidden = !count.textContent;
