@@ -10,20 +10,12 @@ import pytest
 from django.urls import reverse
 
 from pitchkeeper.games.hands import hand_record
-from pitchkeeper.rules import HandRecord
 from tests.conftest import entry_basis
+from tests.games.test_views_edit_auction import three
 
 pytestmark = pytest.mark.django_db
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
-
-
-def three(pitcher: str = "Bob") -> HandRecord:
-    return HandRecord(
-        pitcher=pitcher,
-        bid=3,
-        points={"high": pitcher, "low": pitcher, "jack": pitcher, "game": "Cy"},
-    )
 
 
 def shared(page: str) -> str | None:
