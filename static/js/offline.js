@@ -72,8 +72,8 @@
 
   // The box and its words in the user's language, kept by the worker with the page.
   async function words() {
-    const answer = await fetch(wordsUrl, { credentials: "same-origin" });
-    if (!answer.ok || answer.redirected) {
+    const answer = await fetch(wordsUrl, { credentials: "same-origin", redirect: "manual" });
+    if (!answer.ok) {
       throw new Error(`no words for the queue: ${answer.status}`);
     }
     const page = new DOMParser().parseFromString(await answer.text(), "text/html");
@@ -96,8 +96,10 @@
   // Who is signed in now, asked of the server (never of the kept copy): null when nobody
   // is (the session ended); throws with no network.
   async function whoIsHere() {
-    const answer = await fetch(`${wordsUrl}?now`, { credentials: "same-origin", cache: "no-store" });
-    if (answer.redirected) {
+    // The way to the sign-in page is not followed: that page would set a CSRF cookie of
+    // its own, under the one of a sign-in page the person may be opening meanwhile.
+    const answer = await fetch(`${wordsUrl}?now`, { credentials: "same-origin", cache: "no-store", redirect: "manual" });
+    if (answer.type === "opaqueredirect") {
       return null;
     }
     if (answer.status === 403) {
@@ -720,19 +722,21 @@
         body,
         headers: { "HX-Request": "true", "X-CSRFToken": csrf },
         credentials: "same-origin",
+        // Not followed to the sign-in page (see whoIsHere).
+        redirect: "manual",
       });
       html = await response.text();
     } catch {
       return "offline";
     }
-    if (response.redirected) {
+    if (response.type === "opaqueredirect") {
       // Signed out meanwhile: kept until the member signs in again.
       signedOut = true;
       return "later";
     }
     // An undo sent before whose answer was lost: its hand is gone, as asked.
     const undone = entry.kind === "undo" && response.status === 409 && handsIn(html) < entry.expected;
-    if ((response.ok && !response.redirected) || undone) {
+    if (response.ok || undone) {
       // Saved now, or saved before (its token was known): the server's game either way,
       // shown once the last waiting hand is in.
       await remove(entry);
@@ -921,6 +925,8 @@
     const channel = new MessageChannel();
     channel.port1.onmessage = (event) => {
       unready = !event.data.ready;
+      // Said on the box too, for a test (or a person's inspector) to see with the box shut.
+      box.toggleAttribute("data-kept", !unready);
       if (phrases) {
         render();
       }
@@ -942,7 +948,8 @@
   }
   keepEngine();
   window.addEventListener("online", () => sync());
-  window.addEventListener("offline", () => render());
+  // The box's words come with the queue: the network may go before they are here.
+  window.addEventListener("offline", () => phrases && render());
   // A server that failed to answer is asked again now and then.
   setInterval(() => {
     if (queue.length && queue[0].state === "waiting") {

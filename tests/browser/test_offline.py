@@ -87,8 +87,9 @@ def open_kept(page: Any, game: Game) -> None:
     kept a copy of it, as a phone has after a first visit with the network."""
     open_ready(page, game)
     page.wait_for_function("() => navigator.serviceWorker.controller !== null")
-    # The screen says so until the engine has started and all is kept.
-    expect(page.locator("#queue [data-unready]")).to_be_hidden(timeout=ENGINE_START)
+    # The worker says so once the engine has started and all is kept (till then the
+    # screen would say "not ready" with the network gone).
+    expect(page.locator("#queue[data-kept]")).to_be_attached(timeout=ENGINE_START)
     kept = [f"/games/{game.pk}/", f"/games/{game.pk}/queue/", *engine_files()]
     assert page.evaluate(KEPT, kept), "the service worker did not keep the game and the engine"
 
@@ -282,7 +283,9 @@ def test_taps_for_the_next_hand_survive_the_sync(phone, make_game):
     page.context.set_offline(True)
     enter(page, *FIVE[0])
     save(page)
-    # The next hand half entered when the network returns.
+    # Kept, and the form cleared for the next hand, which is half entered when the
+    # network returns.
+    expect(waiting(page)).to_have_text(waiting_text(1))
     enter(page, "Cy", 3, "Cy")
 
     page.context.set_offline(False)

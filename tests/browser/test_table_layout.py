@@ -104,6 +104,43 @@ def test_seven_names_of_twenty_characters_are_never_cut(page, seven):
     assert len(boxes) > 7 * 3 + 7 * 4 and min(boxes) >= TOUCH
 
 
+# Each word of the game screen's text broken across lines ("Неправ-ильная", "никт-о"),
+# and each badge that runs out of its tile.
+BROKEN_WORDS_JS = """() => {
+  const broken = [];
+  const walker = document.createTreeWalker(document.getElementById("table"), NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    const parent = node.parentElement;
+    if (!parent.checkVisibility() || parent.closest(".visually-hidden")) continue;
+    for (const match of node.textContent.matchAll(/\\S+/g)) {
+      const range = document.createRange();
+      range.setStart(node, match.index);
+      range.setEnd(node, match.index + match[0].length);
+      const tops = new Set([...range.getClientRects()].map((rect) => Math.round(rect.top)));
+      if (tops.size > 1) broken.push(match[0]);
+    }
+  }
+  for (const tag of document.querySelectorAll(".scores .side .tag")) {
+    const own = tag.getBoundingClientRect(), side = tag.closest(".side").getBoundingClientRect();
+    if (own.left < side.left || own.right > side.right) broken.push(tag.textContent);
+  }
+  return broken;
+}"""
+
+
+@pytest.mark.parametrize("language", ["en", "ru", "nb"])
+def test_a_table_of_four_reads_whole_in_every_language(page, make_game, language):
+    game = make_game("setback", ("Ann", "Bob", "Cy", "Dee")).game
+    page.goto("/")
+    page.context.add_cookies([{"name": "django_language", "value": language, "url": page.url}])
+    open_game(page, game)
+
+    expect(page.locator("html")).to_have_attribute("lang", language)
+    assert page.evaluate("document.documentElement.scrollWidth") <= WIDTH
+    assert page.evaluate(OVERFLOWING_JS) == []
+    assert page.evaluate(BROKEN_WORDS_JS) == []
+
+
 def test_the_screen_has_one_player_order_with_the_dealer_and_first_bidder_marked(page, seven):
     open_game(page, seven)
     ann, bob, cy, dee, *_others = SEVEN

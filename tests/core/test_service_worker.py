@@ -34,8 +34,8 @@ def test_it_caches_the_shell_by_the_urls_the_pages_use(anonymous_client):
     # The engine's runtime is named, for when a game screen asks for it.
     engine = json.loads(re.search(r"const ENGINE = (\[.*\]);", script).group(1))
     assert engine == views.engine_files()
-    assert engine[0] == "/engine/worker.js"
-    assert re.fullmatch(r"/engine/rules-[0-9a-f]{16}\.js", engine[1])
+    assert engine[:2] == [static("js/engine.js"), "/engine/worker.js"]
+    assert re.fullmatch(r"/engine/rules-[0-9a-f]{16}\.js", engine[2])
     # Tests serve static files fresh from the source folder: asked of the network first.
     assert "const STATIC_FIRST = false;" in script
 
