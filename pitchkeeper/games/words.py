@@ -11,6 +11,7 @@ from django.utils.functional import lazy
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext, pgettext_lazy
 
+from pitchkeeper.games.chips import CHIP_PHRASES
 from pitchkeeper.rules import (
     GROUPS,
     PRESET_INFO,
@@ -260,13 +261,10 @@ def offline_phrases(rules: Ruleset) -> str:
         % number,
         "over": _("%(winner)s wins") % {"winner": "{winner}"},
         "drawn": _("The game is over: nobody wins."),
+        # The settlement's words of every screen, a form for each plural category.
         "pays": {
-            category: ngettext(
-                "%(payer)s pays %(payee)s %(chips)d chip",
-                "%(payer)s pays %(payee)s %(chips)d chips",
-                sample,
-            ).replace("%(chips)d", "{n}")
-            % {"payer": "{payer}", "payee": "{payee}"}
+            category: CHIP_PHRASES["pays"]
+            % {"count": sample, "chips": "{n}", "payer": "{payer}", "payee": "{payee}"}
             for category, sample in PLURAL_SAMPLES.items()
         },
     }

@@ -91,13 +91,18 @@ def project_form_json(record_text: str, extra_text: str, fields_text: str, actio
 def refusal_data(error: RuleError) -> dict[str, Any]:
     """A refusal as the phone puts it into the page's language (static/js/offline.js,
     as games.words.refusal_text does on the server): its code and parameters, a refusal
-    among them as such data and a tuple as a list; its words alone where it has no code."""
+    among them as such data and a tuple as a list; its words alone where it has no code.
+    Several at once (every missing part of a hand) are ``each``, beside the first's."""
     if error.code is None:
-        return {"message": error.message}
-    return {
-        "code": error.code,
-        "params": {name: _param_data(value) for name, value in error.params.items()},
-    }
+        data: dict[str, Any] = {"message": error.message}
+    else:
+        data = {
+            "code": error.code,
+            "params": {name: _param_data(value) for name, value in error.params.items()},
+        }
+    if len(error.each) > 1:
+        data["each"] = [refusal_data(part) for part in error.each]
+    return data
 
 
 def _param_data(value: object) -> object:

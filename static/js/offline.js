@@ -535,8 +535,10 @@
     } catch (error) {
       // An entry the server would refuse: said now, in the engine's words where it has
       // them, kept in the form, nothing queued.
-      const words = refusalText(error.refusal);
-      failed(words ? phrase("refused", { refusal: words }) : phrases.incomplete);
+      // Every missing part at once, as the server names them.
+      const parts = (error.refusal && error.refusal.each) || [error.refusal];
+      const words = parts.map(refusalText);
+      failed(words.every(Boolean) ? phrase("refused", { refusal: words.join(" ") }) : phrases.incomplete);
       return;
     }
     failed("");

@@ -305,8 +305,10 @@ def test_an_incomplete_entry_offline_is_told_and_not_kept(phone, make_game):
     page.locator('label.pill:has(> input[name="contract"][value="Bob:2"])').click()
     save(page)
 
-    # In the engine's words: what is missing.
-    expect(page.locator("#queue [data-refused]")).to_have_text("Not kept: Say who took High.")
+    # In the engine's words: all that is missing, at once.
+    expect(page.locator("#queue [data-refused]")).to_have_text(
+        "Not kept: Say who took High. Say who took Low. Say who took Jack. Say who took Game."
+    )
     expect(waiting(page)).to_have_text(re.compile("^No connection"))
     # The entry stays in the form, to be finished.
     expect(page.locator('#entry input[name="contract"][value="Bob:2"]')).to_be_checked()
@@ -321,13 +323,15 @@ def test_an_incomplete_entry_offline_is_told_and_not_kept(phone, make_game):
     [
         (
             "ru-RU",
-            "Не сохранено: Укажите, кто взял «Старший».",
+            "Не сохранено: Укажите, кто взял «Старший». Укажите, кто взял «Младший». "
+            "Укажите, кто взял «Валет». Укажите, кто взял «Гейм».",
             "Не сохранено: все остальные спасовали, поэтому сдающий, Ann, должен заявить не "
             "меньше 2",
         ),
         (
             "nb-NO",
-            "Ikke tatt vare på: Oppgi hvem som tok «Høy».",
+            "Ikke tatt vare på: Oppgi hvem som tok «Høy». Oppgi hvem som tok «Lav». "
+            "Oppgi hvem som tok «Knekt». Oppgi hvem som tok «Stikkpoeng».",
             "Ikke tatt vare på: alle andre passet, så giveren, Ann, må by minst 2",
         ),
     ],

@@ -58,6 +58,19 @@ def kept_offline(page: Any, game: Any, hands: list[tuple[str, int, str]]) -> Non
         expect(waiting(page)).to_have_text(waiting_text(count))
 
 
+def two_kept_then_signed_out(phone: Any, make_game: Any) -> tuple[Any, Any]:
+    """A game with two hands kept offline; then the session ends (its cookie, and the
+    CSRF cookie, gone: the sign-in that follows gives a new CSRF token, which the kept
+    hands are sent with) and the network returns."""
+    game = make_game("setback", SETBACK_TABLE).game
+    page = phone.new_page()
+    phone.allow(OFFLINE_LOGS)
+    kept_offline(page, game, FIVE[:2])
+    page.context.clear_cookies()
+    page.context.set_offline(False)
+    return page, game
+
+
 def signed_in_again(page: Any, game: Any) -> None:
     """Back on the game screen after signing in: its queue has sent what it may."""
     page.wait_for_url(f"**/games/{game.pk}/")
@@ -73,15 +86,7 @@ def played(pitcher: str, bid: int, taker: str) -> HandRecord:
 
 
 def test_hands_kept_when_the_session_ends_are_sent_once_the_member_signs_in_again(phone, make_game):
-    game = make_game("setback", SETBACK_TABLE).game
-    page = phone.new_page()
-    phone.allow(OFFLINE_LOGS)
-    kept_offline(page, game, FIVE[:2])
-
-    # The session ends meanwhile (its cookie, and the CSRF cookie, gone): the sign-in
-    # that follows gives a new CSRF token, which the kept hands are sent with.
-    page.context.clear_cookies()
-    page.context.set_offline(False)
+    page, game = two_kept_then_signed_out(phone, make_game)
     held = page.locator(HELD)
     expect(held).to_contain_text(
         "Signed out: the waiting hands are sent once owner signs in again.", timeout=SYNCED
@@ -106,13 +111,7 @@ def test_another_members_kept_hands_wait_for_that_member_and_count_for_nobody_el
 ):
     second = get_user_model().objects.create_user("second", password=PASSWORD)
     Membership.objects.create(club=club, user=second, role="scorekeeper")
-    game = make_game("setback", SETBACK_TABLE).game
-    page = phone.new_page()
-    phone.allow(OFFLINE_LOGS)
-    kept_offline(page, game, FIVE[:2])
-
-    page.context.clear_cookies()
-    page.context.set_offline(False)
+    page, game = two_kept_then_signed_out(phone, make_game)
     page.goto(f"/games/{game.pk}/")
     sign_in_as(page, "second")
     page.wait_for_url(f"**/games/{game.pk}/")

@@ -166,6 +166,13 @@ def test_the_queue_words_word_the_phones_refusals_in_the_language(client, make_g
     assert words["params"]["bid"] == words["params"]["high_bid"] == words["params"]["moons"]
     assert words["params"]["bid"]["smudge"] == "Смадж"
     assert words["params"]["preset"]["setback"] == "Отсадка"
+    # A game won on the phone is settled in the words of every other screen.
+    assert words["pays"] == {
+        "one": "{payer} платит {payee} {n} фишку",
+        "few": "{payer} платит {payee} {n} фишки",
+        "many": "{payer} платит {payee} {n} фишек",
+        "other": "{payer} платит {payee} {n} фишки",
+    }
 
 
 def test_the_box_names_the_member_signed_in_and_the_current_csrf_token(client, game, user):

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from pitchkeeper.rules import RuleError, parse_game, projection
+from pitchkeeper.rules import RuleError, RuleErrors, parse_game, projection
 from pitchkeeper.rules.projection import project, project_json, refusal_data
 from pitchkeeper.rules.record import result_to_data
 from tests.conftest import example_record
@@ -71,6 +71,12 @@ def test_a_refusal_goes_to_the_phone_as_its_code_and_parameters():
         "unknown": ["a", "b"]
     }
     assert refusal_data(RuleError("already in words")) == {"message": "already in words"}
+    # Every missing part of a hand, for the phone to name them all at once.
+    high, low = (RuleError("point_missing", {"point": point}) for point in ("High", "Low"))
+    assert refusal_data(RuleErrors([high, low])) == {
+        **refusal_data(high),
+        "each": [refusal_data(high), refusal_data(low)],
+    }
 
 
 def test_json_in_and_out_gives_what_the_engine_gives():
