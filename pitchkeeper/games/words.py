@@ -224,6 +224,8 @@ def offline_phrases(rules: Ruleset) -> str:
         ),
         "hand": _("Hand %(number)s") % number,
         "deals": _("Hand %(number)s: %(dealer)s deals") % {**number, "dealer": "{dealer}"},
+        "roles": _("%(dealer)s deals, %(first)s bids first.")
+        % {"dealer": "{dealer}", "first": "{first}"},
         "conflict": _("Hand %(number)s from this phone was not recorded: %(message)s")
         % {**number, "message": "{message}"},
         "incomplete": _(

@@ -15,6 +15,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from .auction import bidding_order
 from .engine import play_on
 from .entry import hand_from_fields
 from .errors import RuleError
@@ -147,8 +148,11 @@ def _played(record_text: str, extra: Sequence[Any]) -> tuple[GameRecord, GameRes
 
 
 def _projected(record_text: str, extra: Sequence[Any]) -> dict[str, Any]:
-    _record, result = _played(record_text, extra)
+    record, result = _played(record_text, extra)
     data = result_to_data(result)
+    # The next hand's bidding order, from the dealer's left: the phone puts the form's
+    # badges and auction names in it (none once the game is over).
+    data["order"] = list(bidding_order(record.seating, result.dealer)) if result.dealer else []
     data["in_hole"] = [side for side in result.sides if result.in_hole(side)]
     # The settlement as the game-over screen says it: who pays whom, how many chips.
     data["payments"] = [list(payment) for payment in result.payments()]

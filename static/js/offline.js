@@ -312,10 +312,12 @@
     const { expected, revision } = nextBasis(form);
     fields.expected.value = expected;
     fields.revision.value = revision;
+    form.dataset.serverOrder ??= JSON.stringify(shownOrder(form));
     if (!queue.length) {
       // The last one waiting discarded: the server's hand again.
       fields.entry_dealer.value = form.dataset.serverDealer;
       title.textContent = form.dataset.serverTitle;
+      showOrder(form, JSON.parse(form.dataset.serverOrder));
       return;
     }
     // The dealer after the waiting hands, as the phone's engine sees it: not the page's,
@@ -323,6 +325,75 @@
     const dealer = localDealer();
     fields.entry_dealer.value = dealer || "";
     title.textContent = dealer ? phrase("deals", { n: expected, dealer }) : phrase("hand", { n: expected });
+    if (dealer) {
+      showOrder(form, local.order);
+    }
+  }
+
+  // ---- Who deals and who bids first, where the screen shows them ----
+
+  // The page's bidding order: the dealer last, the first bidder first (from the grid's
+  // badges; none where the game has no grid).
+  function shownOrder(form) {
+    const rows = [...form.querySelectorAll(".bid-grid .who")];
+    const at = rows.findIndex((row) => row.querySelector(".tag.role.deals"));
+    return at < 0 ? [] : [...rows.slice(at + 1), ...rows.slice(0, at + 1)].map(ownName);
+  }
+
+  const ownName = (element) => element.firstChild.textContent.trim();
+
+  // The next hand's order, as the engine gives it: the badges move to the dealer's and
+  // the first bidder's rows (the grid's, and the tiles' where the sides are the
+  // players), the whole auction's turns take its names, and screen readers are told.
+  function showOrder(form, order) {
+    if (!order || !order.length) {
+      return;
+    }
+    const dealer = order[order.length - 1];
+    const first = order[0];
+    const roles = (rows, nameOf) => {
+      const byName = new Map(rows.map((row) => [nameOf(row), row]));
+      if (!byName.has(dealer) || !byName.has(first)) {
+        return null;
+      }
+      return { dealerRow: byName.get(dealer), firstRow: byName.get(first) };
+    };
+    const grid = roles([...form.querySelectorAll(".bid-grid .who")], ownName);
+    if (grid) {
+      const dealsTag = form.querySelector(".bid-grid .tag.role.deals");
+      const firstTag = form.querySelector(".bid-grid .tag.role:not(.deals)");
+      grid.dealerRow.append(" ", dealsTag);
+      if (firstTag && dealer !== first) {
+        grid.firstRow.append(" ", firstTag);
+      }
+    }
+    const sides = [...document.querySelectorAll(".scores > .side")];
+    const tiles = roles(sides, (side) => side.dataset.side);
+    const dealsTile = sides.find((side) => side.classList.contains("deals"));
+    if (tiles && dealsTile) {
+      const dealsTag = dealsTile.querySelector(".tag.role");
+      const firstTag = sides
+        .filter((side) => side !== dealsTile)
+        .map((side) => side.querySelector(".tag.role"))
+        .find(Boolean);
+      for (const side of sides) {
+        side.classList.toggle("deals", side === tiles.dealerRow);
+      }
+      tiles.dealerRow.querySelector(".name").after(dealsTag);
+      if (firstTag && dealer !== first) {
+        tiles.firstRow.querySelector(".name").after(firstTag);
+      }
+    }
+    for (const legend of form.querySelectorAll(".auction fieldset > legend")) {
+      const turn = legend.parentElement.querySelector('input[name^="auction_"]');
+      if (turn) {
+        legend.textContent = order[Number(turn.name.slice("auction_".length)) % order.length];
+      }
+    }
+    const said = document.querySelector(".scoreboard .target .visually-hidden");
+    if (said) {
+      said.textContent = phrase("roles", { dealer, first });
+    }
   }
 
   // ---- Totals from the phone's own engine, when it is there ----

@@ -46,6 +46,9 @@ ENGINE_START = 90_000
 OFFLINE_LOGS = r"ERR_INTERNET_DISCONNECTED|htmx:(afterRequest|sendError)"
 
 
+# A row's name: its own first text, without its badges.
+OWN_NAME = "(row) => row.firstChild.textContent.trim()"
+
 # How many hands wait on the phone (IndexedDB), kept ones included.
 QUEUED = """() => new Promise((resolve, reject) => {
   const request = indexedDB.open("pitchkeeper", 1);
@@ -74,6 +77,25 @@ def waiting(page: Any) -> Any:
 
 def waiting_text(count: int) -> str:
     return f"{count} hand{'' if count == 1 else 's'} waiting to be sent"
+
+
+def shown_roles(page: Any) -> tuple[str, str]:
+    """Who the screen says deals and bids first, the same on the grid's rows and the
+    tiles (the page's words for screen readers too)."""
+    grid = page.locator("#entry .bid-grid .who")
+    dealer = grid.filter(has=page.locator(".tag.role.deals"))
+    first = grid.filter(has=page.locator(".tag.role:not(.deals)"))
+    expect(dealer).to_have_count(1)
+    expect(first).to_have_count(1)
+    names = (dealer.evaluate(OWN_NAME), first.evaluate(OWN_NAME))
+    expect(page.locator(".scores > .side.deals .name")).to_have_text(names[0])
+    expect(page.locator(".scores > .side:not(.deals):has(.tag.role) .name")).to_have_text(names[1])
+    said = page.locator(".scoreboard .target .visually-hidden")
+    expect(said).to_have_text(f"{names[0]} deals, {names[1]} bids first.")
+    # The whole auction's turns, from the first bidder round to the dealer (three here).
+    turns = page.locator("#entry .auction fieldset > legend").all_text_contents()
+    assert (turns[0], turns[2]) == (names[1], names[0])
+    return names
 
 
 def open_ready(page: Any, game: Game) -> None:
@@ -106,10 +128,15 @@ def test_five_hands_offline_through_a_reload_are_recorded_once(phone, make_game)
         enter(page, pitcher, bid, taker)
         save(page)
         expect(waiting(page)).to_have_text(waiting_text(count))
-        expect(page.locator("#entry-title")).to_contain_text(f"Hand {count + 1}")
+        # The next hand's dealer, as the phone's engine has it, on the heading, the
+        # grid's rows and the tiles; the player on their left bids first.
+        dealer = SETBACK_TABLE[count % 3]
+        expect(page.locator("#entry-title")).to_contain_text(f"Hand {count + 1}: {dealer} deals")
+        assert shown_roles(page) == (dealer, SETBACK_TABLE[(count + 1) % 3])
         # A fresh form for the next hand.
         expect(page.locator("#entry input:checked")).to_have_count(0)
     assert Hand.objects.count() == 0
+    offline_roles = shown_roles(page)
 
     # Reloaded with no network: the page from the phone's cache, the hands still there,
     # and the totals with them from the phone's own engine, marked as not yet sent.
@@ -132,6 +159,9 @@ def test_five_hands_offline_through_a_reload_are_recorded_once(phone, make_game)
     assert [hand.pitcher.name for hand in hands] == [pitcher for pitcher, _bid, _taker in FIVE]
     assert shown_scores(page) == game_state(game=game).result.scores == phone_totals
     expect(page.locator(".scoreboard.unconfirmed")).to_have_count(0)
+    # The server's form for hand 6 has the roles the phone showed for it.
+    expect(page.locator("#entry-title")).to_contain_text("Hand 6: Cy deals")
+    assert shown_roles(page) == offline_roles
 
     # Nothing is sent twice: a reload online finds nothing waiting.
     page.reload()

@@ -24,6 +24,7 @@ def test_a_record_played_on_gives_the_result_of_the_whole(game):
         projected = project(first, record["hands"][split:])
         in_hole = projected.pop("in_hole")
         payments = projected.pop("payments")
+        projected.pop("order")
         assert projected == game["result"]
         assert payments == [list(paid) for paid in parse_game(record).replay().payments()]
         assert in_hole == [side for side, score in game["result"]["scores"].items() if score < 0]
@@ -37,6 +38,13 @@ def test_in_hole_names_the_sides_below_zero():
         "points": {"high": "Cy", "low": "Cy", "jack": None, "game": "Cy"},
     }
     assert project(record, [set_back])["in_hole"] == ["Bob"]
+
+
+def test_the_next_hands_bidding_order_starts_left_of_its_dealer():
+    record = example_record(hands=[])
+    players = record["players"]
+    assert project(record, [])["order"] == [*players[1:], players[0]]
+    assert project(record, [{"misdeal": True}])["order"] == [*players[2:], *players[:2]]
 
 
 def test_a_refused_hand_is_named_by_its_number_after_the_records_own():
@@ -82,9 +90,9 @@ def test_a_refusal_goes_to_the_phone_as_its_code_and_parameters():
 def test_json_in_and_out_gives_what_the_engine_gives():
     record = example_record()
     answer = json.loads(project_json(json.dumps(record), "[]"))
-    assert {k: v for k, v in answer.items() if k not in {"in_hole", "payments"}} == result_to_data(
-        parse_game(record).replay()
-    )
+    assert {
+        k: v for k, v in answer.items() if k not in {"in_hole", "payments", "order"}
+    } == result_to_data(parse_game(record).replay())
 
 
 @pytest.mark.parametrize("game", GAMES[:6], ids=[game["id"] for game in GAMES[:6]])
@@ -97,6 +105,7 @@ def test_a_record_that_grows_hand_by_hand_is_played_on_not_replayed(game, monkey
         grown = project({**record, "hands": record["hands"][:count]}, [])
     grown.pop("in_hole")
     grown.pop("payments")
+    grown.pop("order")
     assert grown == game["result"]
 
 
@@ -109,7 +118,7 @@ def test_a_record_that_changed_an_earlier_hand_is_replayed_whole():
     assert project(changed, []) == project(changed, [])
     expected = result_to_data(parse_game(changed).replay())
     assert {
-        k: v for k, v in project(changed, []).items() if k not in {"in_hole", "payments"}
+        k: v for k, v in project(changed, []).items() if k not in {"in_hole", "payments", "order"}
     } == expected
 
 
