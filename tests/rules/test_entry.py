@@ -310,9 +310,17 @@ def test_the_phones_entry_point_answers_json_and_refuses_in_words():
     assert answer["hand"] == {"pitcher": "Bob", "bid": 3, "points": TAKEN}
     assert answer["result"]["scores"] == {"Ann": 0, "Bob": -3, "Cy": 1, "Dee": 0}
     # With its code and parameters, for the phone to word in the page's language.
+    # Every missing point, each with its own code (the first's beside them).
     assert refused == {
         "error": "Say who took High.",
-        "refusal": {"code": "entry_point", "params": {"point": "High"}},
+        "refusal": {
+            "code": "entry_point",
+            "params": {"point": "High"},
+            "each": [
+                {"code": "entry_point", "params": {"point": point}}
+                for point in ("High", "Low", "Jack", "Game")
+            ],
+        },
     }
     assert unplayed["hand"]["auction"][:2] == [["Bob", 2], ["Cy", 2]]
     assert unplayed["refused"].startswith("hand 1: ") and "result" not in unplayed

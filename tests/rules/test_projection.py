@@ -13,6 +13,10 @@ from pitchkeeper.rules.projection import project, project_json, refusal_data
 from pitchkeeper.rules.record import result_to_data
 from tests.conftest import example_record
 
+# What ``project`` adds to the engine's result_to_data: the sides in the hole, the
+# settlement and the next hand's bidding order.
+EXTRAS = frozenset({"in_hole", "payments", "order"})
+
 GAMES = json.loads((Path(__file__).parent / "fixtures" / "finished_games.json").read_text())
 
 
@@ -90,9 +94,9 @@ def test_a_refusal_goes_to_the_phone_as_its_code_and_parameters():
 def test_json_in_and_out_gives_what_the_engine_gives():
     record = example_record()
     answer = json.loads(project_json(json.dumps(record), "[]"))
-    assert {
-        k: v for k, v in answer.items() if k not in {"in_hole", "payments", "order"}
-    } == result_to_data(parse_game(record).replay())
+    assert {k: v for k, v in answer.items() if k not in EXTRAS} == result_to_data(
+        parse_game(record).replay()
+    )
 
 
 @pytest.mark.parametrize("game", GAMES[:6], ids=[game["id"] for game in GAMES[:6]])
@@ -117,9 +121,7 @@ def test_a_record_that_changed_an_earlier_hand_is_replayed_whole():
     changed["hands"].append({"misdeal": True})
     assert project(changed, []) == project(changed, [])
     expected = result_to_data(parse_game(changed).replay())
-    assert {
-        k: v for k, v in project(changed, []).items() if k not in {"in_hole", "payments", "order"}
-    } == expected
+    assert {k: v for k, v in project(changed, []).items() if k not in EXTRAS} == expected
 
 
 def test_a_hand_played_on_is_refused_as_the_whole_record_would_be():
