@@ -18,7 +18,9 @@ const SHELL = {{ shell|safe }};
 // The rules engine's worker (asked of the network first: it names the rules' current
 // version), the rules package (named by its hash: kept for good) and Brython's files.
 const ENGINE = {{ engine|safe }};
-const ENGINE_WORKER = ENGINE[0];
+// Named, not found by its place in ENGINE: kept first from the cache, an old worker would
+// name the old rules for good.
+const ENGINE_WORKER = "{% url 'engine_worker' %}";
 const STATIC_PREFIX = "{% get_static_prefix %}";
 const STATIC_FIRST = {{ static_first|yesno:"true,false" }};
 const LOGOUT = "{% url 'logout' %}";

@@ -36,6 +36,8 @@ def test_it_caches_the_shell_by_the_urls_the_pages_use(anonymous_client):
     assert engine == views.engine_files()
     assert engine[:2] == [static("js/engine.js"), "/engine/worker.js"]
     assert re.fullmatch(r"/engine/rules-[0-9a-f]{16}\.js", engine[2])
+    # The worker, which names the rules' current version, is asked of the network first.
+    assert 'const ENGINE_WORKER = "/engine/worker.js";' in script
     # Tests serve static files fresh from the source folder: asked of the network first.
     assert "const STATIC_FIRST = false;" in script
 
