@@ -312,12 +312,11 @@
     const { expected, revision } = nextBasis(form);
     fields.expected.value = expected;
     fields.revision.value = revision;
-    form.dataset.serverOrder ??= JSON.stringify(shownOrder(form));
     if (!queue.length) {
       // The last one waiting discarded: the server's hand again.
       fields.entry_dealer.value = form.dataset.serverDealer;
       title.textContent = form.dataset.serverTitle;
-      showOrder(form, JSON.parse(form.dataset.serverOrder));
+      showOrder(form, JSON.parse(document.getElementById("entry-order").textContent));
       return;
     }
     // The dealer after the waiting hands, as the phone's engine sees it: not the page's,
@@ -331,14 +330,6 @@
   }
 
   // ---- Who deals and who bids first, where the screen shows them ----
-
-  // The page's bidding order: the dealer last, the first bidder first (from the grid's
-  // badges; none where the game has no grid).
-  function shownOrder(form) {
-    const rows = [...form.querySelectorAll(".bid-grid .who")];
-    const at = rows.findIndex((row) => row.querySelector(".tag.role.deals"));
-    return at < 0 ? [] : [...rows.slice(at + 1), ...rows.slice(0, at + 1)].map(ownName);
-  }
 
   const ownName = (element) => element.firstChild.textContent.trim();
 

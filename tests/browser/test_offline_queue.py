@@ -25,6 +25,7 @@ from tests.browser.test_offline import (
     SYNCED,
     open_kept,
     queue,
+    shown_roles,
     waiting,
     waiting_text,
 )
@@ -165,6 +166,8 @@ def test_a_waiting_hand_is_undone_and_changed_and_a_kept_undo_is_sent_once(phone
     expect(waiting(page)).to_have_text(re.compile("^No connection"))
     expect(page.locator('#entry input[name="contract"][value="Cy:3"]')).to_be_checked()
     expect(page.locator("#entry-title")).to_contain_text("Hand 2: Bob deals")
+    # The server's order for hand 2 again, on the badges and the auction's names.
+    assert shown_roles(page) == ("Bob", "Cy")
     enter(page, "Cy", 2, "Cy")
     save(page)
     expect(waiting(page)).to_have_text(waiting_text(1))
