@@ -663,9 +663,15 @@
       if (busy) {
         return;
       }
+      // Nothing can be tapped while the phone's engine checks the hand and keeps it: a
+      // tap then would be cleared with the form, or a second Save lost.
       busy = true;
+      form.inert = true;
+      form.setAttribute("aria-busy", "true");
       keepSubmitted(form, event.submitter).finally(() => {
         busy = false;
+        form.inert = false;
+        form.removeAttribute("aria-busy");
       });
     },
     true,

@@ -326,6 +326,33 @@ def test_taps_for_the_next_hand_survive_the_sync(phone, make_game):
     assert Hand.objects.filter(game=game).count() == 1
 
 
+def test_taps_while_the_phone_keeps_a_hand_wait_for_it(phone, make_game):
+    """A slow phone: its engine takes a second and a half to check a saved hand. The
+    form waits meanwhile, so the next hand's taps are neither cleared with it nor lost."""
+    game = make_game("setback", SETBACK_TABLE).game
+    page = phone.new_page()
+    open_kept(page, game)
+    phone.allow(OFFLINE_LOGS)
+    page.context.set_offline(True)
+    page.evaluate(
+        """() => {
+          const post = Worker.prototype.postMessage;
+          Worker.prototype.postMessage = function (...message) {
+            setTimeout(() => post.apply(this, message), 1500);
+          };
+        }"""
+    )
+    enter(page, *FIVE[0])
+    save(page)
+    form = page.locator("form.hand-form")
+    expect(form).to_have_attribute("aria-busy", "true")
+    enter(page, *FIVE[1])
+    save(page)
+    expect(waiting(page)).to_have_text(waiting_text(2), timeout=SYNCED)
+    expect(form).not_to_have_attribute("aria-busy", "true")
+    assert page.evaluate(QUEUED) == 2
+
+
 def test_an_incomplete_entry_offline_is_told_and_not_kept(phone, make_game):
     game = make_game("setback", SETBACK_TABLE).game
     page = phone.new_page()
