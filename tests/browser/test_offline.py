@@ -108,7 +108,11 @@ def open_kept(page: Any, game: Game) -> None:
     """Open the game and wait until the service worker looks after the page and has
     kept a copy of it, as a phone has after a first visit with the network."""
     open_ready(page, game)
-    page.wait_for_function("() => navigator.serviceWorker.controller !== null")
+    # The worker controls the page once it has installed, which keeps the start pages
+    # first (a second install when the network went during the first).
+    page.wait_for_function(
+        "() => navigator.serviceWorker.controller !== null", timeout=ENGINE_START
+    )
     # The worker says so once the engine has started and all is kept (till then the
     # screen would say "not ready" with the network gone).
     expect(page.locator("#queue[data-kept]")).to_be_attached(timeout=ENGINE_START)
