@@ -1,17 +1,18 @@
 """Tap to totals: how soon after the Save tap the game screen shows the new totals from
-the phone's engine, and the server's own table, with the CPU as it is and slowed four
-times (Chromium's Emulation.setCPUThrottlingRate, a mid-range phone). Run it with the
-test suite's fixtures (a live server, a signed-in phone in headless Chromium):
+the phone's engine, online and with no network, with the CPU as it is and slowed four
+times (Chromium's Emulation.setCPUThrottlingRate, a mid-range phone), and, online, the
+server's own table. Run it with the test suite's fixtures (a live server, a signed-in
+phone in headless Chromium):
 
     .venv/bin/python -m pytest bench/bench_instant.py -n0 -p no:cacheprovider -s \\
         -o python_files='bench_*.py' [--rounds 10]
 
 Each round saves one hand in each case, in a fresh random order; a figure is the median
-and the 90th percentile over the rounds, and the slowdown of the throttled case is the
+and the 90th percentile over the rounds, and the slowdown of the throttled cases is the
 median of the per-round ratios. Every save is checked: the totals shown at the tap must
-be the server's once it has answered, and the hand must be recorded, so what is timed is
-a real save. The game never ends: each hand's leader bids 3, takes only High and is set
-back.
+be the server's once it has the hand (offline: once the phone has sent it, the network
+back), and the hand must be recorded, so what is timed is a real save. The game never
+ends: each hand's leader bids 3, takes only High and is set back.
 """
 
 from __future__ import annotations
@@ -25,12 +26,19 @@ from playwright.sync_api import expect
 
 from pitchkeeper.games.models import Game
 from pitchkeeper.games.replay import game_state
-from tests.browser.test_game import open_game, shown_scores
+from tests.browser.test_game import shown_scores
 from tests.browser.test_instant_totals import SETTLED, TIMES, WATCH_SWAPS, engine_ready, enter
+from tests.browser.test_offline import open_kept, waiting, waiting_text
 
 pytestmark = pytest.mark.browser
 
-CASES = {"CPU as it is": 1, "CPU 4x slower": 4}
+# Each case: the network there or not, and the CPU slowdown.
+CASES = {
+    "online, CPU as it is": (True, 1),
+    "online, CPU 4x slower": (True, 4),
+    "offline, CPU as it is": (False, 1),
+    "offline, CPU 4x slower": (False, 4),
+}
 WARM_UP = 2
 
 
@@ -53,7 +61,8 @@ def test_tap_to_totals(phone, make_game, request):
     game = make_game("setback", ("Ann", "Bob", "Cy", "Dee")).game
     page = phone.new_page()
     page.set_default_timeout(30_000)
-    open_game(page, game)
+    # Kept by the service worker, as a phone has it after a first visit with the network.
+    open_kept(page, game)
     engine_ready(page)
     page.evaluate(WATCH_SWAPS)
     cdp = page.context.new_cdp_session(page)
@@ -66,15 +75,22 @@ def test_tap_to_totals(phone, make_game, request):
         order = list(CASES)
         rng.shuffle(order)
         for case in order:
-            cdp.send("Emulation.setCPUThrottlingRate", {"rate": CASES[case]})
+            online, rate = CASES[case]
+            page.context.set_offline(not online)
+            cdp.send("Emulation.setCPUThrottlingRate", {"rate": rate})
             before = game_state(game=Game.objects.get(pk=game.pk)).result
             enter(page, leader_is_set_back(before.scores))
             page.evaluate(SETTLED)
+            page.evaluate("() => { PitchEngine.lastInstant = null; }")
             page.locator('button[name="action"][value="save"]').click()
             saved += 1
-            expect(page.locator("ol.history > li strong").first).to_have_text(f"#{saved}")
             page.wait_for_function("() => PitchEngine.lastInstant && PitchEngine.lastInstant.frame")
             measured = page.evaluate(TIMES)
+            if not online:
+                expect(waiting(page)).to_have_text(waiting_text(1))
+                page.context.set_offline(False)
+                expect(page.locator("#queue")).to_be_hidden()
+            expect(page.locator("ol.history > li strong").first).to_have_text(f"#{saved}")
             server = game_state(game=Game.objects.get(pk=game.pk)).result
             assert len(server.hands) == saved and server.winner is None
             assert measured["scores"] == server.scores == shown_scores(page), case
@@ -82,7 +98,8 @@ def test_tap_to_totals(phone, make_game, request):
                 tap = measured["tap"]
                 times[case]["written"].append(measured["shown"] - tap)
                 times[case]["drawn"].append(measured["frame"] - tap)
-                times[case]["server"].append(measured["swapped"] - tap)
+                if online:
+                    times[case]["server"].append(measured["swapped"] - tap)
     cdp.send("Emulation.setCPUThrottlingRate", {"rate": 1})
 
     print(f"\nTap to totals over {rounds} rounds (median / 90th percentile, ms):")
@@ -90,8 +107,11 @@ def test_tap_to_totals(phone, make_game, request):
         line = ", ".join(
             f"{what} {statistics.median(values):.1f} / {p90(values):.1f}"
             for what, values in figures.items()
+            if values
         )
         print(f"  {case}: {line}")
-    slow, fast = times["CPU 4x slower"]["drawn"], times["CPU as it is"]["drawn"]
-    ratios = [s / f for s, f in zip(slow, fast, strict=True) if f > 0]
-    print(f"  throttled / as it is, to the frame drawing them: {statistics.median(ratios):.2f}")
+    for network in ("online", "offline"):
+        slow = times[f"{network}, CPU 4x slower"]["drawn"]
+        fast = times[f"{network}, CPU as it is"]["drawn"]
+        ratios = [s / f for s, f in zip(slow, fast, strict=True) if f > 0]
+        print(f"  {network}, throttled / as it is, to the frame: {statistics.median(ratios):.2f}")

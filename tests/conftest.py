@@ -29,6 +29,13 @@ from pitchkeeper.rules import FORMAT, resolve_rules
 PASSWORD = "a long table password"
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    """Django's advice for a quick suite: a fast password hasher. The default one takes
+    half a second a password here by design, and nearly every test makes a user or
+    signs one in; what the tests check of passwords does not depend on the hasher."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
 def entry_basis(pk: int) -> dict[str, str]:
     """What game ``pk``'s hand form says it was made from, as the game screen would now:
     the fields a save of a hand states its basis with (games.basis.Basis)."""

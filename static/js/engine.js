@@ -128,11 +128,26 @@
     // the form, or the fields it posted (URLSearchParams, FormData). Rejects, the error
     // marked ``refused``, for an entry the form refuses or a hand the rules do not play.
     async handFromForm(form, hands = [], action = "save") {
+      return (await PitchEngine.readForm(form, hands, action)).hand;
+    },
+
+    // The same, with the totals once it is played: {hand, result}.
+    async readForm(form, hands = [], action = "save") {
       const answer = await readHand(pageRecord(), hands, formFields(form), action);
       if (answer.refused !== undefined) {
         throw refusedError(answer.refused, answer.refusal);
       }
-      return answer.hand;
+      return answer;
+    },
+
+    // A Save's totals, shown at once and measured from the tap (an event's timeStamp).
+    showInstant(tap, result, pending) {
+      PitchEngine.showTotals(result, { pending });
+      const measured = { tap, shown: performance.now(), frame: null, scores: result.scores };
+      PitchEngine.lastInstant = measured;
+      requestAnimationFrame((frame) => {
+        measured.frame = frame;
+      });
     },
 
     // The totals on the scoreboard, marked as the phone's own while hands are pending.
@@ -219,16 +234,9 @@
   });
 
   function show(current, result) {
-    if (instant !== current) {
-      return;
+    if (instant === current) {
+      PitchEngine.showInstant(current.tap, result, 1);
     }
-    PitchEngine.showTotals(result, { pending: 1 });
-    const shown = performance.now();
-    PitchEngine.lastInstant = { tap: current.tap, shown, frame: null, scores: result.scores };
-    const measured = PitchEngine.lastInstant;
-    requestAnimationFrame((frame) => {
-      measured.frame = frame;
-    });
   }
 
   // Capture: before htmx's own listener sends the form.

@@ -399,13 +399,21 @@
     return local && local.dealer;
   }
 
-  function gameRecord() {
+  function recordText() {
     const element = document.getElementById("game-record");
-    return element ? JSON.parse(element.textContent) : null;
+    return element ? element.textContent : null;
+  }
+
+  function gameRecord() {
+    const text = recordText();
+    return text === null ? null : JSON.parse(text);
   }
 
   // Whether the scoreboard shows the phone's totals rather than the page's.
   let projected = false;
+
+  // How many times the totals were asked for: only the latest answer is drawn.
+  let drawing = 0;
 
   async function showLocalTotals() {
     local = null;
@@ -415,6 +423,9 @@
     if (!record || !(count || projected)) {
       return;
     }
+    const asked = recordText();
+    drawing += 1;
+    const turn = drawing;
     try {
       const pitch = await engine();
       await pitch.ready();
@@ -424,6 +435,11 @@
       }
       // With none waiting (the last one discarded), the server's own totals again.
       const result = await pitch.project(record, hands);
+      if (recordText() !== asked || turn !== drawing) {
+        // The server's page came in meanwhile with its own totals, or the queue changed
+        // and its totals are being worked out: these are older.
+        return;
+      }
       const pending = count;
       pitch.showTotals(result, { pending });
       projected = pending > 0;
@@ -481,6 +497,12 @@
   // once and read later from its body; throws for an entry the server would refuse as
   // incomplete.
   async function handOf(form, action) {
+    const read = await readEntry(form, action);
+    return read ? read.hand : read;
+  }
+
+  // The same, with the totals once it is played: {hand, result}.
+  async function readEntry(form, action) {
     if (queue.some((entry) => entry.kind === "undo")) {
       // The engine reads a hand after the page's record, which still has the hand undone
       // here: the server reads this one when it is sent.
@@ -498,13 +520,43 @@
       return null;
     }
     try {
-      return await pitch.handFromForm(form, earlier, action);
+      return await pitch.readForm(form, earlier, action);
     } catch (error) {
       if (error.refused) {
         throw error;
       }
       return null;
     }
+  }
+
+  // Instant totals while hands go through the queue, as engine.js shows them online:
+  // each change of the form reads its hand and plays it after the waiting ones, so that
+  // the Save tap shows the totals at once, before anything is written to IndexedDB.
+  let ahead = null;
+
+  function aheadKey(form) {
+    const fields = [...new FormData(form)].filter(([name]) => !OWN_FIELDS.has(name));
+    return JSON.stringify([fields, queue.map((entry) => [entry.id, entry.state]), recordText()]);
+  }
+
+  function readAhead(form) {
+    const key = aheadKey(form);
+    if (ahead && ahead.key === key) {
+      return;
+    }
+    const current = { key, read: null };
+    ahead = current;
+    readEntry(form, "save").then(
+      (read) => {
+        current.read = read;
+      },
+      () => {},
+    );
+  }
+
+  // The hand read ahead for the form as it is now, if it is ready.
+  function readAlready(form, action) {
+    return action === "save" && ahead && ahead.read && ahead.key === aheadKey(form) ? ahead.read : null;
   }
 
   // The conflicted entry put back in the form (after a reload the server's answer that
@@ -588,12 +640,12 @@
 
   let busy = false;
 
-  async function keepSubmitted(form, submitter) {
+  async function keepSubmitted(form, submitter, read) {
     const data = new FormData(form, submitter);
     const head = queue[0];
     let hand;
     try {
-      hand = await handOf(form, data.get("action") || "save");
+      hand = read ? read.hand : await handOf(form, data.get("action") || "save");
     } catch (error) {
       // An entry the server would refuse: said now, in the engine's words where it has
       // them, kept in the form, nothing queued.
@@ -663,19 +715,39 @@
       if (busy) {
         return;
       }
+      // The hand read ahead: its totals at once (not for an entry held by a conflict,
+      // which goes back to its own place among the waiting ones).
+      const read = shown === null ? readAlready(form, event.submitter ? event.submitter.value : "save") : null;
+      if (read) {
+        const waiting = queue.filter((entry) => entry.state === "waiting").length;
+        window.PitchEngine.showInstant(event.timeStamp, read.result, waiting + 1);
+      }
       // Nothing can be tapped while the phone's engine checks the hand and keeps it: a
       // tap then would be cleared with the form, or a second Save lost.
       busy = true;
       form.inert = true;
       form.setAttribute("aria-busy", "true");
-      keepSubmitted(form, event.submitter).finally(() => {
-        busy = false;
-        form.inert = false;
-        form.removeAttribute("aria-busy");
-      });
+      keepSubmitted(form, event.submitter, read)
+        .catch((error) => {
+          // Not kept (the phone's storage refused it): the totals go back to what is.
+          refresh();
+          throw error;
+        })
+        .finally(() => {
+          busy = false;
+          form.inert = false;
+          form.removeAttribute("aria-busy");
+        });
     },
     true,
   );
+
+  document.addEventListener("change", (event) => {
+    const form = entryForm();
+    if (loaded && form && form.contains(event.target) && (!navigator.onLine || queue.length)) {
+      readAhead(form);
+    }
+  });
 
   // ---- Undo, with no network or while hands wait ----
 

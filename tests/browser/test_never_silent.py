@@ -30,8 +30,10 @@ def test_offline_save_waits_on_the_phone_and_is_sent_once_back_online(phone, mak
     page = phone.new_page()
     open_ready(page, game)
     enter(page, "Bob", 2, "Bob")
-    # What the browser and htmx log of a request that got no answer.
-    phone.allow(r"ERR_INTERNET_DISCONNECTED|htmx:(afterRequest|sendError)")
+    # What the browser and htmx log of a request that got no answer, and of the
+    # engine's files, asked of the service worker before it had kept them (the network
+    # went before the game was ready offline).
+    phone.allow(r"ERR_INTERNET_DISCONNECTED|htmx:(afterRequest|sendError)|/engine/.*ERR_FAILED")
 
     page.context.set_offline(True)
     save(page)

@@ -20,6 +20,7 @@ from pitchkeeper.games.models import Game, Hand, HandChange
 from pitchkeeper.games.replay import game_state
 from pitchkeeper.rules import HandRecord
 from tests.browser.test_game import SETBACK_TABLE, open_game, save, shown_scores
+from tests.browser.test_instant_totals import SETTLED
 from tests.browser.test_integrity import enter
 
 pytestmark = pytest.mark.browser
@@ -59,6 +60,31 @@ QUEUED = """() => new Promise((resolve, reject) => {
   };
   request.onerror = () => reject(request.error);
 })"""
+
+
+# Save tapped, and in the same task, before any other: the totals on the screen, whether
+# they are marked as the phone's, and how many hands the phone's storage holds then (a
+# transaction begun first is answered as things were before any begun after it; the
+# database is opened beforehand, so that the count's transaction is begun first).
+AT_TAP = """async () => {
+  const db = await new Promise((resolve, reject) => {
+    const request = indexedDB.open("pitchkeeper", 1);
+    request.onsuccess = () => resolve(request.result);
+    request.onerror = () => reject(request.error);
+  });
+  return new Promise((resolve, reject) => {
+    const count = db.transaction("hands").objectStore("hands").count();
+    document.querySelector('#entry button[name="action"][value="save"]').click();
+    const totals = {};
+    for (const side of document.querySelectorAll(".scores > .side")) {
+      const total = side.querySelector(".total").textContent;
+      totals[side.querySelector(".name").textContent.trim()] = Number(total);
+    }
+    const unconfirmed = document.querySelector(".scoreboard").classList.contains("unconfirmed");
+    count.onsuccess = () => resolve({ totals, unconfirmed, kept: count.result });
+    count.onerror = () => reject(count.error);
+  });
+}"""
 
 
 @pytest.fixture
@@ -355,6 +381,28 @@ def test_taps_while_the_phone_keeps_a_hand_wait_for_it(phone, make_game):
     expect(waiting(page)).to_have_text(waiting_text(2), timeout=SYNCED)
     expect(form).not_to_have_attribute("aria-busy", "true")
     assert page.evaluate(QUEUED) == 2
+
+
+def test_a_hand_saved_offline_shows_its_totals_before_it_is_kept(phone, make_game):
+    """Offline as online, the Save tap finds the hand read and played while the form was
+    filled in: its totals are on the screen in the tap's own task, before anything is
+    written to the phone's storage (how soon, in ms: bench/bench_instant.py)."""
+    game = make_game("setback", SETBACK_TABLE).game
+    page = phone.new_page()
+    open_kept(page, game)
+    phone.allow(OFFLINE_LOGS)
+    page.context.set_offline(True)
+    enter(page, *FIVE[0])
+    page.evaluate(SETTLED)
+    at_tap = page.evaluate(AT_TAP)
+    assert at_tap["unconfirmed"], "the totals at the tap are not marked as the phone's"
+    assert at_tap["kept"] == 0, "the hand was written before its totals were shown"
+
+    expect(waiting(page)).to_have_text(waiting_text(1))
+    page.context.set_offline(False)
+    expect(queue(page)).to_be_hidden(timeout=SYNCED)
+    assert at_tap["totals"] == shown_scores(page) == {"Ann": 0, "Bob": 3, "Cy": 0}
+    assert at_tap["totals"] == game_state(game=Game.objects.get(pk=game.pk)).result.scores
 
 
 def test_an_incomplete_entry_offline_is_told_and_not_kept(phone, make_game):

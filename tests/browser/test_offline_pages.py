@@ -14,7 +14,7 @@ from playwright.sync_api import expect
 from pitchkeeper.core import views
 from pitchkeeper.core.brython import bundle
 from tests.browser.test_game import SETBACK_TABLE
-from tests.browser.test_offline import KEPT, OFFLINE_LOGS, open_kept, open_ready
+from tests.browser.test_offline import ENGINE_START, KEPT, OFFLINE_LOGS, open_kept, open_ready
 
 pytestmark = pytest.mark.browser
 
@@ -77,6 +77,11 @@ def test_a_game_says_it_is_not_ready_offline_until_it_is(phone, make_game, monke
     page = phone.new_page()
     phone.allow(r"ERR_INTERNET_DISCONNECTED|ERR_FAILED")
     open_ready(page, game)
+    # The service worker in control (it needs nothing of the engine), so that what is
+    # missing offline is the engine alone, not the worker cut off while installing.
+    page.wait_for_function(
+        "() => navigator.serviceWorker.controller !== null", timeout=ENGINE_START
+    )
     unready = page.locator("#queue [data-unready]")
     # The network gone before all is kept: the screen says so.
     page.context.set_offline(True)
