@@ -81,10 +81,12 @@ def test_tap_to_totals(phone, make_game, request):
             before = game_state(game=Game.objects.get(pk=game.pk)).result
             enter(page, leader_is_set_back(before.scores))
             page.evaluate(SETTLED)
-            page.evaluate("() => { PitchEngine.lastInstant = null; }")
+            page.evaluate("() => { PitchEngine.lastInstant = null; window.swappedAt = null; }")
             page.locator('button[name="action"][value="save"]').click()
             saved += 1
             page.wait_for_function("() => PitchEngine.lastInstant && PitchEngine.lastInstant.frame")
+            if online:
+                page.wait_for_function("() => window.swappedAt")
             measured = page.evaluate(TIMES)
             if not online:
                 expect(waiting(page)).to_have_text(waiting_text(1))
