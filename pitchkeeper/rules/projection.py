@@ -23,7 +23,7 @@ from .record import (
     MAX_HANDS,
     GameRecord,
     hand_to_data,
-    parse_game,
+    parse_game_played,
     parse_hands,
     result_to_data,
 )
@@ -166,9 +166,9 @@ def _replayed(text: str) -> _Replayed:
     data = json.loads(text)
     replayed = _played_on(data)
     if replayed is None:
-        record = parse_game(data)
+        record, result = parse_game_played(data)
         header = {key: value for key, value in data.items() if key != "hands"}
-        replayed = _Replayed(header, data.get("hands", []), record, record.replay())
+        replayed = _Replayed(header, data.get("hands", []), record, result)
     _REPLAYED[text] = replayed
     if len(_REPLAYED) > KEEP_REPLAYED:
         _REPLAYED.popitem(last=False)

@@ -247,6 +247,13 @@ def check_name(name: object, what: RuleError) -> str:
 
 def parse_game(data: Any) -> GameRecord:
     """A game record from its JSON data; the hands are checked by replaying them."""
+    return parse_game_played(data)[0]
+
+
+def parse_game_played(data: Any) -> tuple[GameRecord, GameResult]:
+    """``parse_game``, with the result of the replay that checked the hands (for a
+    caller that needs it: a second replay would double the cost, which counts on the
+    phone)."""
     if not isinstance(data, Mapping):
         raise RuleError("game_not_object", {})
     if data.get("format") != FORMAT:
@@ -269,8 +276,7 @@ def parse_game(data: Any) -> GameRecord:
     if len(raw_hands) > MAX_HANDS:
         raise RuleError("too_many_hands", {"most": MAX_HANDS, "count": len(raw_hands)})
     record = GameRecord(rules, seating, first_dealer, parse_hands(raw_hands, rules))
-    record.replay()
-    return record
+    return record, record.replay()
 
 
 def parse_hands(raw: Sequence[Any], rules: Ruleset, first: int = 1) -> tuple[HandRecord, ...]:

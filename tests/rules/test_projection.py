@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from pitchkeeper.rules import RuleError, RuleErrors, parse_game, projection
+from pitchkeeper.rules import RuleError, RuleErrors, parse_game, projection, replay
+from pitchkeeper.rules import record as record_module
 from pitchkeeper.rules.projection import project, project_json, refusal_data
 from pitchkeeper.rules.record import result_to_data
 from tests.conftest import example_record
@@ -104,13 +105,27 @@ def test_a_record_that_grows_hand_by_hand_is_played_on_not_replayed(game, monkey
     record = {key: value for key, value in game.items() if key != "result"}
     project({**record, "hands": []}, [])
     # From here on every record begins with one replayed already.
-    monkeypatch.setattr(projection, "parse_game", None)
+    monkeypatch.setattr(projection, "parse_game_played", None)
     for count in range(1, len(record["hands"]) + 1):
         grown = project({**record, "hands": record["hands"][:count]}, [])
     grown.pop("in_hole")
     grown.pop("payments")
     grown.pop("order")
     assert grown == game["result"]
+
+
+def test_a_record_seen_first_is_replayed_once(monkeypatch):
+    """Checking the record is replaying it: the phone does not replay it again (in
+    Brython a replay costs tens of ms a hand)."""
+    replays = []
+
+    def counted(*args):
+        replays.append(args)
+        return replay(*args)
+
+    monkeypatch.setattr(record_module, "replay", counted)
+    project(example_record(), [])
+    assert len(replays) == 1
 
 
 def test_a_record_that_changed_an_earlier_hand_is_replayed_whole():
