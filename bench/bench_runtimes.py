@@ -46,13 +46,13 @@ from pitchkeeper.rules import HandRecord, Seating, replay, resolve_rules  # noqa
 from pitchkeeper.rules.record import hand_to_data, result_to_data  # noqa: E402
 
 CHROMIUM = "/usr/bin/chromium"
+# As the phone scores a record it sees first: parsed, and checked by the one replay.
 SCORE = """
 import json
-from pitchkeeper.rules import parse_game
-from pitchkeeper.rules.record import result_to_data
+from pitchkeeper.rules.record import parse_game_played, result_to_data
 
 def score(text):
-    return json.dumps(result_to_data(parse_game(json.loads(text)).replay()))
+    return json.dumps(result_to_data(parse_game_played(json.loads(text))[1]))
 """
 BRYTHON_WORKER = """
 importScripts("/brython.js", "/rules-bundle.js");

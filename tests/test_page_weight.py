@@ -31,8 +31,9 @@ BUDGET = 35 * 1024
 # The scripts a screen fetches after its load event (the offline queue, the phone's
 # engine starter, the screen kept on and the result shared); the engine's runtime, which
 # its worker fetches, is not among them. The queue's way forward in every state and its
-# hands kept per member took it from 12 KB to 14 KB.
-LATER_BUDGET = 14 * 1024
+# hands kept per member took it from 12 KB to 14 KB, its instant totals offline (the hand
+# read ahead, drawn at the tap) to 15 KB.
+LATER_BUDGET = 15 * 1024
 BROWSER = {"HTTP_ACCEPT_ENCODING": "gzip, deflate, br"}
 ALREADY_COMPRESSED = {".png", ".jpg", ".jpeg", ".webp", ".avif", ".gif", ".woff", ".woff2"}
 # What a page makes the browser fetch: stylesheets, scripts, icons, the manifest.
