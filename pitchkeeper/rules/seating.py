@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from .errors import RuleError
 from .ruleset import Ruleset
@@ -24,6 +24,9 @@ class Seating:
 
     players: tuple[str, ...]
     teams: tuple[Team, ...] = ()
+    # Each side a name stands for, by the name with its case folded: the scoring looks a
+    # name up several times a hand, which a loop of casefolds made costly on the phone.
+    _sides_by_name: dict[str, str] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         names = [*self.players, *(team.name for team in self.teams)]
@@ -44,6 +47,10 @@ class Seating:
             for t in self.teams
         )
         object.__setattr__(self, "teams", canonical)
+        team_of = {member: team.name for team in canonical for member in team.members}
+        sides = {name.casefold(): team_of.get(name, name) for name in self.players}
+        sides.update((team.name.casefold(), team.name) for team in canonical)
+        object.__setattr__(self, "_sides_by_name", sides)
 
     @property
     def sides(self) -> tuple[str, ...]:
@@ -66,18 +73,13 @@ class Seating:
 
     def side_of(self, name: object) -> str:
         """The side of a player, or the team itself when ``name`` is a team's name."""
-        if isinstance(name, str):
-            for team in self.teams:
-                if team.name.casefold() == name.strip().casefold():
-                    return team.name
-        try:
-            player = self.player(name)
-        except RuleError:
-            if not self.teams:
-                raise
-            teams = tuple(t.name for t in self.teams)
-            raise RuleError("not_a_side", {"name": name, "teams": teams}) from None
-        return next((t.name for t in self.teams if player in t.members), player)
+        side = self._sides_by_name.get(name.strip().casefold()) if isinstance(name, str) else None
+        if side is not None:
+            return side
+        if not self.teams:
+            raise RuleError("not_a_player", {"name": name})
+        teams = tuple(t.name for t in self.teams)
+        raise RuleError("not_a_side", {"name": name, "teams": teams})
 
     def check(self, rules: Ruleset) -> None:
         """Refuse a table the rules cannot be played at."""
