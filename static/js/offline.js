@@ -418,7 +418,7 @@
   async function showLocalTotals() {
     local = null;
     over = null;
-    const count = queue.filter((entry) => entry.state === "waiting").length;
+    const count = waitingCount();
     const record = localRecord();
     if (!record || !(count || projected)) {
       return;
@@ -694,17 +694,27 @@
     await showing;
   }
 
+  // Offline, or hands are waiting: what is entered goes after them, through the queue.
+  function throughQueue() {
+    return loaded && (!navigator.onLine || queue.length > 0);
+  }
+
+  // The hands waiting to be sent (not held by a conflict).
+  function waitingCount() {
+    return queue.filter((entry) => entry.state === "waiting").length;
+  }
+
   window.addEventListener(
     "submit",
     (event) => {
       const form = event.target;
-      if (loaded && undoForm(form) && (!navigator.onLine || queue.length)) {
+      if (undoForm(form) && throughQueue()) {
         event.preventDefault();
         event.stopImmediatePropagation();
         undoOnPhone(form);
         return;
       }
-      if (form !== entryForm() || !loaded || (navigator.onLine && !queue.length)) {
+      if (form !== entryForm() || !throughQueue()) {
         return;
       }
       // Offline, or hands are waiting: this one goes after them, through the queue.
@@ -719,8 +729,7 @@
       // which goes back to its own place among the waiting ones).
       const read = shown === null ? readAlready(form, event.submitter ? event.submitter.value : "save") : null;
       if (read) {
-        const waiting = queue.filter((entry) => entry.state === "waiting").length;
-        window.PitchEngine.showInstant(event.timeStamp, read.result, waiting + 1);
+        window.PitchEngine.showInstant(event.timeStamp, read.result, waitingCount() + 1);
       }
       // Nothing can be tapped while the phone's engine checks the hand and keeps it: a
       // tap then would be cleared with the form, or a second Save lost.
@@ -744,7 +753,7 @@
 
   document.addEventListener("change", (event) => {
     const form = entryForm();
-    if (loaded && form && form.contains(event.target) && (!navigator.onLine || queue.length)) {
+    if (form && form.contains(event.target) && throughQueue()) {
       readAhead(form);
     }
   });

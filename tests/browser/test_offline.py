@@ -146,6 +146,16 @@ def open_kept(page: Any, game: Game) -> None:
     assert page.evaluate(KEPT, kept), "the service worker did not keep the game and the engine"
 
 
+def kept_then_offline(phone: Any, make_game: Any) -> tuple[Game, Any]:
+    """A setback game opened and kept on a phone, which then loses the network."""
+    game = make_game("setback", SETBACK_TABLE).game
+    page = phone.new_page()
+    open_kept(page, game)
+    phone.allow(OFFLINE_LOGS)
+    page.context.set_offline(True)
+    return game, page
+
+
 def test_five_hands_offline_through_a_reload_are_recorded_once(phone, make_game):
     game = make_game("setback", SETBACK_TABLE).game
     page = phone.new_page()
@@ -336,11 +346,7 @@ def test_signing_out_forgets_the_kept_pages(phone, make_game):
 
 
 def test_taps_for_the_next_hand_survive_the_sync(phone, make_game):
-    game = make_game("setback", SETBACK_TABLE).game
-    page = phone.new_page()
-    open_kept(page, game)
-    phone.allow(OFFLINE_LOGS)
-    page.context.set_offline(True)
+    game, page = kept_then_offline(phone, make_game)
     enter(page, *FIVE[0])
     save(page)
     # Kept, and the form cleared for the next hand, which is half entered when the
@@ -359,11 +365,7 @@ def test_taps_for_the_next_hand_survive_the_sync(phone, make_game):
 def test_taps_while_the_phone_keeps_a_hand_wait_for_it(phone, make_game):
     """A slow phone: its engine takes a second and a half to check a saved hand. The
     form waits meanwhile, so the next hand's taps are neither cleared with it nor lost."""
-    game = make_game("setback", SETBACK_TABLE).game
-    page = phone.new_page()
-    open_kept(page, game)
-    phone.allow(OFFLINE_LOGS)
-    page.context.set_offline(True)
+    game, page = kept_then_offline(phone, make_game)
     page.evaluate(
         """() => {
           const post = Worker.prototype.postMessage;
@@ -387,11 +389,7 @@ def test_a_hand_saved_offline_shows_its_totals_before_it_is_kept(phone, make_gam
     """Offline as online, the Save tap finds the hand read and played while the form was
     filled in: its totals are on the screen in the tap's own task, before anything is
     written to the phone's storage (how soon, in ms: bench/bench_instant.py)."""
-    game = make_game("setback", SETBACK_TABLE).game
-    page = phone.new_page()
-    open_kept(page, game)
-    phone.allow(OFFLINE_LOGS)
-    page.context.set_offline(True)
+    game, page = kept_then_offline(phone, make_game)
     enter(page, *FIVE[0])
     page.evaluate(SETTLED)
     at_tap = page.evaluate(AT_TAP)
@@ -406,11 +404,7 @@ def test_a_hand_saved_offline_shows_its_totals_before_it_is_kept(phone, make_gam
 
 
 def test_an_incomplete_entry_offline_is_told_and_not_kept(phone, make_game):
-    game = make_game("setback", SETBACK_TABLE).game
-    page = phone.new_page()
-    open_kept(page, game)
-    phone.allow(OFFLINE_LOGS)
-    page.context.set_offline(True)
+    game, page = kept_then_offline(phone, make_game)
     page.locator('label.pill:has(> input[name="contract"][value="Bob:2"])').click()
     save(page)
 
