@@ -115,11 +115,20 @@ def _stdlib() -> dict[str, Any]:
 
 
 def code_only(source: str) -> str:
-    """``source`` as the same code without its docstrings and comments: the rules'
-    sources a third smaller to download (12 KB of the bundle compressed), the same
-    statements (no rule reads a docstring)."""
+    """``source`` as the same code without its docstrings, comments and the type hints
+    of its functions: the rules' sources a third smaller to download (13 KB of the
+    bundle compressed), the same statements (no rule reads a docstring or a function's
+    hints; a dataclass's field hints, which make its fields, are kept)."""
     tree = ast.parse(source)
     for node in ast.walk(tree):
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            node.returns = None
+            hinted = node.args
+            for arg in [*hinted.posonlyargs, *hinted.args, *hinted.kwonlyargs]:
+                arg.annotation = None
+            for arg in (hinted.vararg, hinted.kwarg):
+                if arg is not None:
+                    arg.annotation = None
         if isinstance(node, ast.Module | ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
             first = node.body[0] if node.body else None
             docstring = isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant)

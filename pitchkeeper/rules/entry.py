@@ -20,12 +20,13 @@ not ask for (the page's token, its basis) are left alone.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
+from dataclasses import dataclass
 
 from .auction import bidding_order, legal_bids
 from .bids import all_bids
 from .errors import RuleError, RuleErrors
-from .results import HandRecord
+from .results import HandRecord, Scores
 from .ruleset import Bid, Ruleset
 from .seating import Seating
 
@@ -67,6 +68,61 @@ def auction_size(rules: Ruleset, players: int, names: Iterable[object]) -> int:
         if name != number and number.isdecimal() and len(number) <= 3:
             size = max(size, int(number) + 1)
     return min(size, MOST_AUCTION_FIELDS)
+
+
+@dataclass(frozen=True)
+class Turn:
+    """One turn of the whole auction as far as it is entered: its field's number, who
+    bids, and the entries the rules allow them (bids as the form sends them, and PASS)."""
+
+    index: int
+    player: str
+    allowed: frozenset[str]
+
+
+@dataclass(frozen=True)
+class AuctionOffer:
+    """What the whole auction's fields offer, read from their entries so far: the
+    turns as far as each entry is one the rules allow (the last turn is the first entry
+    missing or refused), whether the auction is over after them, and how many fields
+    are shown (the first round, each turn open, and anything else entered)."""
+
+    turns: tuple[Turn, ...]
+    over: bool
+    shown: int
+
+
+def auction_offer(
+    rules: Ruleset,
+    seating: Seating,
+    dealer: str,
+    entries: Sequence[str | None],
+    scores: Scores | None = None,
+    forced: Collection[str] = (),
+) -> AuctionOffer:
+    """The offer of the auction fields whose entries (each field's posted value, or
+    None) are ``entries``, dealt by ``dealer``, at ``scores`` before the hand, with the
+    players ticked in ``forced``. The server draws its form from it, and the phone
+    redraws its own with it while hands wait on it to be sent."""
+    order = bidding_order(seating, dealer)
+    forced = tuple(name for name in order if name in forced)
+    so_far: list[tuple[str, Bid | None]] = []
+    turns: list[Turn] = []
+    over = False
+    for index, entry in enumerate(entries):
+        try:
+            player, bids, may_pass = legal_bids(rules, seating, dealer, so_far, scores, forced)
+        except RuleError:  # everybody but one has passed
+            over = True
+            break
+        allowed = frozenset({str(bid) for bid in bids} | ({PASS} if may_pass else set()))
+        turns.append(Turn(index, player, allowed))
+        if entry not in allowed:
+            break
+        so_far.append((player, None if entry == PASS else bid_value(entry)))
+    entered = [index for index, entry in enumerate(entries) if entry]
+    shown = max(len(order), len(turns), entered[-1] + 1 if entered else 0)
+    return AuctionOffer(tuple(turns), over, shown)
 
 
 def hand_from_fields(

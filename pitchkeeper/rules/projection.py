@@ -17,7 +17,7 @@ from typing import Any
 
 from .auction import bidding_order
 from .engine import play_on
-from .entry import hand_from_fields
+from .entry import auction_offer, auction_size, hand_from_fields
 from .errors import RuleError
 from .record import (
     MAX_HANDS,
@@ -87,6 +87,35 @@ def project_form_json(record_text: str, extra_text: str, fields_text: str, actio
         return json.dumps(_project_form(record_text, extra, fields, action))
     except RuleError as error:
         return json.dumps(_refused(error))
+
+
+def offer_json(record_text: str, extra_text: str, fields_text: str) -> str:
+    """The whole auction's fields as the next hand after the game's record and the
+    hands ``extra`` offers them, read from the form's posted ``fields`` ({name:
+    [values]}; its ``auction_<i>`` and ``forced``), as ``entry.auction_offer`` gives it
+    to the server's form: ``{"turns": [[index, player, [entries allowed]]], "over",
+    "shown"}``; no turns once the game is over. The phone redraws its form with it
+    while hands wait on it to be sent, so the names and bids it offers are the server's."""
+    try:
+        record, result = _played(record_text, json.loads(extra_text))
+    except RuleError as error:
+        return json.dumps(_refused(error))
+    if result.dealer is None:
+        return json.dumps({"turns": [], "over": True, "shown": 0})
+    fields = json.loads(fields_text)
+    # As many fields as the server's form has for the same post.
+    size = auction_size(record.rules, len(record.seating.players), fields)
+    entries = [(fields.get(f"auction_{index}") or [None])[-1] for index in range(size)]
+    offer = auction_offer(
+        record.rules,
+        record.seating,
+        result.dealer,
+        entries,
+        result.scores,
+        fields.get("forced", ()),
+    )
+    turns = [[turn.index, turn.player, sorted(turn.allowed)] for turn in offer.turns]
+    return json.dumps({"turns": turns, "over": offer.over, "shown": offer.shown})
 
 
 def refusal_data(error: RuleError) -> dict[str, Any]:

@@ -140,6 +140,19 @@
       return answer;
     },
 
+    // What the form's whole-auction fields offer (who bids at each turn, the entries
+    // the rules allow them, how many turns are shown) as the hand after ``record`` and
+    // ``hands``, read from the form's entries so far: {turns: [[index, player, [entry,
+    // ...]]], over, shown}.
+    offer(record, hands, form) {
+      return ask({
+        record: recordText(record),
+        extra: JSON.stringify(hands),
+        fields: JSON.stringify(formFields(form)),
+        offer: true,
+      });
+    },
+
     // A Save's totals, shown at once and measured from the tap (an event's timeStamp).
     showInstant(tap, result, pending) {
       PitchEngine.showTotals(result, { pending });

@@ -387,6 +387,60 @@
     }
   }
 
+  // ---- The whole auction, as the rules offer it after the waiting hands ----
+
+  // Online the server redraws the auction's fields at each change (#auction's hx-post).
+  // Through the queue its form is that of an earlier hand, so the phone's engine says,
+  // with the server's own code (rules.entry.auction_offer), who bids at each turn, what
+  // they may bid and how many turns are shown. ``offering`` counts the asks: only the
+  // latest answer is drawn, and #auction is busy until then.
+  let offering = 0;
+  let offered = false;
+
+  async function showOffer() {
+    const form = entryForm();
+    const auction = form && form.querySelector("#auction");
+    if (!auction) {
+      return;
+    }
+    offering += 1;
+    const turn = offering;
+    auction.setAttribute("aria-busy", "true");
+    try {
+      const pitch = await engine();
+      await pitch.ready();
+      const hands = await waitingHands(pitch);
+      const offer = hands && (await pitch.offer(localRecord(), hands, form));
+      if (offer && turn === offering && auction.isConnected) {
+        drawOffer(auction, offer);
+        offered = true;
+      }
+    } catch {
+      // No engine, or a waiting hand it cannot read: the form stays as it is drawn,
+      // and the server checks the auction when the hand is sent.
+    } finally {
+      if (turn === offering) {
+        auction.removeAttribute("aria-busy");
+      }
+    }
+  }
+
+  function drawOffer(auction, offer) {
+    const turns = new Map(offer.turns.map(([index, player, allowed]) => [index, { player, allowed }]));
+    for (const holder of auction.querySelectorAll(".turn")) {
+      const inputs = [...holder.querySelectorAll('input[name^="auction_"]')];
+      const index = Number(inputs[0].name.slice("auction_".length));
+      const turn = turns.get(index);
+      holder.hidden = index >= offer.shown;
+      if (turn) {
+        holder.querySelector("legend").textContent = turn.player;
+      }
+      for (const input of inputs) {
+        input.disabled = Boolean(turn) && !turn.allowed.includes(input.value);
+      }
+    }
+  }
+
   // ---- Totals from the phone's own engine, when it is there ----
 
   let local = null;
@@ -581,6 +635,12 @@
     await showLocalTotals();
     prepareForm();
     render();
+    // Once the phone has redrawn the auction, it redraws it for every hand after, the
+    // server's next one too when the last waiting hand is discarded. Not waited for: the
+    // form is free again meanwhile (the auction says it is busy until it is drawn).
+    if (queue.length || offered) {
+      showOffer();
+    }
   }
 
   // ---- Keeping an entry ----
@@ -755,6 +815,7 @@
     const form = entryForm();
     if (form && form.contains(event.target) && throughQueue()) {
       readAhead(form);
+      showOffer();
     }
   });
 
@@ -828,9 +889,10 @@
   document.addEventListener("htmx:sendError", keepUnanswered, true);
   document.addEventListener("htmx:timeout", keepUnanswered, true);
 
-  // Offline, the auction helper cannot ask the server for the legal bids.
+  // Through the queue the phone's engine redraws the auction (showOffer): the server
+  // cannot be asked offline, and with hands waiting its form deals an earlier hand.
   document.addEventListener("htmx:beforeRequest", (event) => {
-    if (!navigator.onLine && event.detail.elt.id === "auction") {
+    if (event.detail.elt.id === "auction" && (!navigator.onLine || throughQueue())) {
       event.preventDefault();
     }
   });
@@ -1004,6 +1066,8 @@
 
   document.addEventListener("htmx:afterSwap", (event) => {
     if (event.detail.target.id === "table") {
+      // The server's own form, for the hand it deals next.
+      offered = false;
       rememberPage();
     }
   });

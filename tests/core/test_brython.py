@@ -8,6 +8,7 @@ import ast
 import json
 import re
 import unicodedata
+from dataclasses import dataclass, fields
 from pathlib import Path
 
 import brotli
@@ -144,20 +145,26 @@ def test_the_rules_go_without_docstrings_and_comments_but_the_same_statements():
 X = 1  # why
 
 
+@dataclass
 class A:
     """A class."""
 
+    field: Hint = 2
 
-def f(a):
+
+def f(a: Hint, *rest: Hint, b: Hint = 1, **more: Hint) -> Hint:
     """A function."""
     return "not a docstring"
 '''
     code = code_only(source)
     assert "docstring" not in code.replace("not a docstring", "") and "#" not in code
     assert "A module" not in code and "A class" not in code and "A function" not in code
-    namespace: dict[str, object] = {}
+    # A function's hints go; a dataclass's field keeps its hint, which makes it a field.
+    assert code.count("Hint") == 1
+    namespace: dict[str, object] = {"dataclass": dataclass, "Hint": int}
     exec(code, namespace)  # noqa: S102 - the test's own source
     assert namespace["X"] == 1 and namespace["f"](0) == "not a docstring"  # type: ignore[operator]
+    assert [field.name for field in fields(namespace["A"])] == ["field"]  # type: ignore[arg-type]
     tree = ast.parse(code)
     assert [type(node).__name__ for node in tree.body] == ["Assign", "ClassDef", "FunctionDef"]
 

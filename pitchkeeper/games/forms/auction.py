@@ -5,26 +5,15 @@ who passed before, so those fields are named as the entries so far tell."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 from django import forms
 
-from pitchkeeper.rules import Bid, RuleError, legal_bids
-from pitchkeeper.rules.entry import PASS, bid_value
+from pitchkeeper.rules.entry import AuctionOffer, auction_offer
 
 if TYPE_CHECKING:
     from pitchkeeper.games.replay import GameState
-
-
-@dataclass(frozen=True)
-class Turn:
-    """One turn of the auction as far as it is entered: its field, who bids, and what
-    the rules allow them."""
-
-    index: int
-    player: str
-    allowed: frozenset[str]
 
 
 class AuctionEntry:
@@ -67,40 +56,28 @@ class AuctionEntry:
             value = self.get_initial_for_field(self.fields[name], name)
         return str(value) if value else None
 
-    def auction_turns(self) -> tuple[list[Turn], bool]:
-        """The turns as far as each entry is one the rules allow: the last turn is the
-        first entry missing or refused. The flag says the auction is over after them."""
-        rules, seating = self.state.record.rules, self.state.record.seating
-        forced = self.forced_entered()
-        scores = self.scores_before  # type: ignore[attr-defined]
-        so_far: list[tuple[str, Bid | None]] = []
-        turns: list[Turn] = []
-        for index in range(self.auction_count):
-            try:
-                player, bids, may_pass = legal_bids(
-                    rules, seating, self.dealer, so_far, scores, forced
-                )
-            except RuleError:  # everybody but one has passed
-                return turns, True
-            allowed = frozenset({str(bid) for bid in bids} | ({PASS} if may_pass else set()))
-            turns.append(Turn(index, player, allowed))
-            entry = self._entry(index)
-            if entry not in allowed:
-                return turns, False
-            so_far.append((player, None if entry == PASS else bid_value(entry)))
-        return turns, False
+    @cached_property
+    def offer(self) -> AuctionOffer:
+        """The auction's turns as the rules read its entries (rules.entry.auction_offer)."""
+        return auction_offer(
+            self.state.record.rules,
+            self.state.record.seating,
+            self.dealer,
+            [self._entry(index) for index in range(self.auction_count)],
+            self.scores_before,  # type: ignore[attr-defined]
+            self.forced_entered(),
+        )
 
     @property
-    def auction_fields(self) -> list[forms.BoundField]:
-        """The first round's fields, then each turn after it as far as the entries so
-        far leave the auction open, and anything else entered."""
+    def auction_fields(self) -> list[tuple[forms.BoundField, bool]]:
+        """Every auction field, each with whether it is shown: the first round's, then
+        each turn after it as far as the entries so far leave the auction open, and
+        anything else entered. The rest are drawn hidden, for the phone to show as the
+        auction goes on while hands wait on it to be sent."""
         if not self.state.record.rules.bidding:
             return []
-        turns, _over = self.auction_turns()
-        shown = max(len(self.order), len(turns))
-        entered = [i for i in range(self.auction_count) if self._entry(i)]
-        shown = max(shown, entered[-1] + 1 if entered else 0)
-        return [self[f"auction_{index}"] for index in range(shown)]
+        shown = self.offer.shown
+        return [(self[f"auction_{i}"], i < shown) for i in range(self.auction_count)]
 
     @property
     def auction_errors(self) -> bool:
@@ -115,7 +92,7 @@ class AuctionEntry:
         """
         if not self.state.record.rules.bidding:
             return
-        for turn in self.auction_turns()[0]:
+        for turn in self.offer.turns:
             field = self.fields[f"auction_{turn.index}"]
             # The bound field too: a form already checked keeps its bound fields.
             field.label = self[f"auction_{turn.index}"].label = turn.player
@@ -124,5 +101,5 @@ class AuctionEntry:
     def auction_error_field(self) -> str:
         """Where the engine's word on the auction goes: beside the first entry the
         rules do not allow, or the turn still to be entered."""
-        turns, _over = self.auction_turns()
+        turns = self.offer.turns
         return f"auction_{turns[-1].index if turns else 0}"

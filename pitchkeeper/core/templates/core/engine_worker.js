@@ -4,7 +4,8 @@
 {# game's record, the hands to play after it) and gets {id, out} (JSON text: #}
 {# pitchkeeper.rules.projection.project_json's answer) or {id, error}; with fields and #}
 {# action too (the entry form's posted fields as JSON text, its button), out is #}
-{# project_form_json's answer: the hand the form describes after those. #}
+{# project_form_json's answer: the hand the form describes after those; with offer set #}
+{# too, offer_json's: what the form's whole-auction fields offer after those. #}
 "use strict";
 const started = performance.now();
 {# The bundle's hash (of the rules, the standard library they need and the runtime): #}
@@ -64,9 +65,10 @@ async function start() {
   }
   __BRYTHON__.runPythonSource(
     "from browser import self as worker\n" +
-      "from pitchkeeper.rules.projection import project_form_json, project_json\n" +
+      "from pitchkeeper.rules.projection import offer_json, project_form_json, project_json\n" +
       "worker.project_json = project_json\n" +
-      "worker.project_form_json = project_form_json\n",
+      "worker.project_form_json = project_form_json\n" +
+      "worker.offer_json = offer_json\n",
     { id: "pitchkeeper_engine" },
   );
   postMessage({ ready: performance.now() - started, warm: Boolean(compiled) });
@@ -78,12 +80,16 @@ async function start() {
 start().catch(failed);
 
 onmessage = (event) => {
-  const { id, record, extra, fields, action } = event.data;
+  const { id, record, extra, fields, action, offer } = event.data;
   try {
-    const out =
-      fields === undefined
-        ? self.project_json(record, extra)
-        : self.project_form_json(record, extra, fields, action);
+    let out;
+    if (fields === undefined) {
+      out = self.project_json(record, extra);
+    } else if (offer) {
+      out = self.offer_json(record, extra, fields);
+    } else {
+      out = self.project_form_json(record, extra, fields, action);
+    }
     postMessage({ id, out });
   } catch (error) {
     postMessage({ id, error: String(error && error.message ? error.message : error) });
