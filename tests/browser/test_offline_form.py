@@ -17,7 +17,7 @@ from playwright.sync_api import expect
 
 from pitchkeeper.games.models import Hand
 from pitchkeeper.games.replay import game_state
-from tests.browser.test_game import pick, pick_contract, save, shown_scores
+from tests.browser.test_game import open_game, pick, pick_contract, save, shown_scores
 from tests.browser.test_offline import (
     OFFLINE_LOGS,
     SYNCED,
@@ -220,3 +220,19 @@ def test_offline_a_forced_bid_ticked_changes_what_the_auction_offers(phone, make
         [i, s, legend, sorted(off)] for i, s, legend, off in server_turns(auction.content.decode())
     ]
     assert [[i, s, legend, sorted(off)] for i, s, legend, off in shown["turns"]] == server
+
+
+def test_online_a_forced_bid_ticked_redraws_the_auction_too(phone, make_game):
+    game = new_game(make_game, "nine-five").game
+    page = phone.new_page()
+    open_game(page, game)
+    page.locator("details.auction > summary").click()
+    pick(page, "auction_0", "pass")
+    cy_passes = page.locator('#auction input[name="auction_1"][value="pass"]')
+    expect(cy_passes).to_be_enabled()
+
+    # Ticked after the auction's entries: the server redraws the auction with it.
+    page.locator("details.forced > summary").click()
+    pick(page, "forced", "Cy")
+    expect(cy_passes).to_be_disabled()
+    expect(page.locator('#auction input[name="auction_1"][value="9"]')).to_be_enabled()
