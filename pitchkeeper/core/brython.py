@@ -121,14 +121,10 @@ def code_only(source: str) -> str:
     hints; a dataclass's field hints, which make its fields, are kept)."""
     tree = ast.parse(source)
     for node in ast.walk(tree):
+        if isinstance(node, ast.arg):
+            node.annotation = None
         if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
             node.returns = None
-            hinted = node.args
-            for arg in [*hinted.posonlyargs, *hinted.args, *hinted.kwonlyargs]:
-                arg.annotation = None
-            for arg in (hinted.vararg, hinted.kwarg):
-                if arg is not None:
-                    arg.annotation = None
         if isinstance(node, ast.Module | ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
             first = node.body[0] if node.body else None
             docstring = isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant)

@@ -39,12 +39,11 @@ class AuctionEntry:
     def auction_count(self) -> int:
         return sum(1 for name in self.fields if name.startswith("auction_"))
 
-    def forced_entered(self) -> tuple[str, ...]:
-        """The players ticked as forced to bid, as far as they are players here."""
+    def forced_entered(self) -> list[str]:
+        """The players ticked as forced to bid (auction_offer keeps those seated)."""
         if "forced" not in self.fields:
-            return ()
-        value = self["forced"].value() or ()
-        return tuple(name for name in self.order if name in value)
+            return []
+        return list(self["forced"].value() or ())
 
     def _entry(self, index: int) -> str | None:
         """A turn's entry as posted, or as the edited hand had it. Read without a
