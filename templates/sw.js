@@ -124,6 +124,10 @@ async function allKept(pages) {
 }
 
 async function keepGame(pages) {
+  if (!navigator.onLine) {
+    // Nothing can be fetched: only said, and asked again when the network is back.
+    return allKept(pages);
+  }
   const cache = await caches.open(STATIC_CACHE);
   for (const url of ENGINE) {
     if (!(await caches.match(url, { ignoreVary: true }))) {

@@ -1162,7 +1162,11 @@
     kept(navigator.serviceWorker.controller, "check");
   }
   keepEngine();
-  window.addEventListener("online", () => sync());
+  window.addEventListener("online", () => {
+    sync();
+    // What could not be kept with the network gone (the worker fetches nothing then).
+    keepEngine();
+  });
   // The box's words come with the queue: the network may go before they are here.
   window.addEventListener("offline", () => phrases && render());
   // A server that failed to answer is asked again now and then.
