@@ -97,6 +97,37 @@ document.addEventListener("htmx:afterRequest", (event) => {
   }
 });
 
+// A part redrawn by the server at each change (data-newest-answer: the whole auction)
+// draws only the answer to the newest change. Its requests queue on it (hx-sync's
+// "queue last"); an answer that arrives after a newer change was made is not drawn, since
+// it would undo that change, and the part is then still there for the queued request to
+// be sent. (htmx:confirm comes at each change, before the queue; "replace" would abort
+// the older request instead, which htmx reports in the console as an error.)
+const changesMade = new Map();
+const changesAsked = new WeakMap();
+function newestAnswerPart(event) {
+  const part = event.detail.elt;
+  return part.hasAttribute("data-newest-answer") ? part.id : null;
+}
+document.addEventListener("htmx:confirm", (event) => {
+  const part = newestAnswerPart(event);
+  if (part) {
+    changesMade.set(part, (changesMade.get(part) || 0) + 1);
+  }
+});
+document.addEventListener("htmx:beforeRequest", (event) => {
+  const part = newestAnswerPart(event);
+  if (part) {
+    changesAsked.set(event.detail.xhr, changesMade.get(part));
+  }
+});
+document.addEventListener("htmx:beforeSwap", (event) => {
+  const part = newestAnswerPart(event);
+  if (part && changesAsked.get(event.detail.xhr) !== changesMade.get(part)) {
+    event.detail.shouldSwap = false;
+  }
+});
+
 document.addEventListener("click", (event) => {
   if (event.target.closest("#failure [data-retry]")) {
     const again = retry;

@@ -370,6 +370,34 @@ def test_new_game_screen_starts_a_game(club, page, db):
     check_totals(page, game, {"Ann": 1, "Bob": 0, "Cy": 2, "Dee": 1})
 
 
+def test_ticks_made_while_an_answer_is_on_its_way_are_all_sent(club, page, db):
+    """The first tick's answer is held back while two more players are ticked: those
+    two wait in the form's queue and are sent once it comes, so all three are seated
+    (a queue kept on #players was lost when the first answer redrew it)."""
+    players = [player_add(club=club, name=name) for name in ("Ann", "Bob", "Cy")]
+    held: list[Any] = []
+
+    def hold_the_first(route: Any) -> None:
+        if held or route.request.method != "POST":
+            route.continue_()
+        else:
+            held.append(route)
+
+    page.route(re.compile(r"/games/new/$"), hold_the_first)
+    page.goto("/games/new/")
+    for player in players:
+        pick(page, "players", player.pk)
+    expect(page.locator("li.seat-row.chosen")).to_have_count(0)
+    held[0].continue_()
+    expect(page.locator("li.seat-row.chosen")).to_have_count(3)
+    assert [
+        int(v)
+        for v in page.locator('li.seat-row.chosen input[name="players"]').evaluate_all(
+            "boxes => boxes.map((box) => box.value)"
+        )
+    ] == [p.pk for p in players]
+
+
 @pytest.mark.parametrize("ci", ["true", "1"])
 def test_without_a_browser_ci_fails(monkeypatch, ci):
     from tests.conftest import _browser_missing

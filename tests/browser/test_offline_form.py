@@ -236,3 +236,35 @@ def test_online_a_forced_bid_ticked_redraws_the_auction_too(phone, make_game):
     pick(page, "forced", "Cy")
     expect(cy_passes).to_be_disabled()
     expect(page.locator('#auction input[name="auction_1"][value="9"]')).to_be_enabled()
+
+
+def test_online_only_the_newest_auction_answer_is_drawn(phone, make_game):
+    """A forced bid ticked while the auction's answer is on its way: the change waits in
+    the auction's queue, the older answer is not drawn over it (drawing it would undo the
+    tick and lose the queue with the part it redraws), and the newer one is. Nothing is
+    aborted, so the console stays clean (the phone fixture fails on any console error)."""
+    game = new_game(make_game, "nine-five").game
+    page = phone.new_page()
+    held: list[Any] = []
+
+    def hold_the_first(route: Any) -> None:
+        if held:
+            route.continue_()
+        else:
+            held.append(route)
+
+    page.route(re.compile(r"/auction/$"), hold_the_first)
+    open_game(page, game)
+    page.locator("details.auction > summary").click()
+    pick(page, "auction_0", "pass")
+    page.locator("details.forced > summary").click()
+    pick(page, "forced", "Cy")
+    expect(page.locator("#auction")).to_have_count(1)
+    assert len(held) == 1
+
+    with page.expect_response(lambda answer: "forced=" in (answer.request.post_data or "")):
+        held[0].continue_()
+    cy_passes = page.locator('#auction input[name="auction_1"][value="pass"]')
+    expect(cy_passes).to_be_disabled()
+    expect(page.locator('#auction input[name="auction_1"][value="9"]')).to_be_enabled()
+    expect(page.locator('#auction input[name="auction_0"][value="pass"]')).to_be_checked()
