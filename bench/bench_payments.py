@@ -23,7 +23,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from pitchkeeper.seasons.payments import _greedy, settle_up  # noqa: E402
+from pitchkeeper.rules.payments import _greedy, settle_up  # noqa: E402
 
 KINDS: dict[str, Callable[[random.Random], int]] = {
     **{f"±{w}": lambda rng, w=w: rng.randint(-w, w) for w in (6, 20, 100, 1000)},

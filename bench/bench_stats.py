@@ -220,8 +220,8 @@ def replayed_ledger(request: Any) -> Any:
 
     from pitchkeeper.clubs.access import current_membership
     from pitchkeeper.clubs.models import Player
+    from pitchkeeper.rules.payments import settle_up
     from pitchkeeper.seasons.ledger import Balance, Ledger
-    from pitchkeeper.seasons.payments import settle_up
     from pitchkeeper.seasons.views import leaderboard, shared
 
     request.membership = current_membership(request)

@@ -145,12 +145,19 @@ def js_code_only(source: str) -> str:
     return "\n".join(line for line in kept if line and not line.startswith("//")) + "\n"
 
 
+# Rule modules only the server runs (a club night's tables and payout, the fewest
+# payments of a ledger): no game screen imports them, so the phone is not sent them.
+SERVER_ONLY_RULES = frozenset({"nights", "payments"})
+
+
 def _rules_modules() -> dict[str, list[Any]]:
     """The rules package from its source files (``code_only``), as Brython's virtual
     file system takes them: [extension, source, imports, 1 for a package]."""
     folder = Path(pitchkeeper.rules.__file__).parent
     modules: dict[str, list[Any]] = {"pitchkeeper": [".py", "", [], 1]}
     for path in sorted(folder.glob("*.py")):
+        if path.stem in SERVER_ONLY_RULES:
+            continue
         source = code_only(path.read_text(encoding="utf-8"))
         if path.stem == "__init__":
             modules["pitchkeeper.rules"] = [".py", source, [], 1]

@@ -138,6 +138,19 @@ REFUSALS: dict[str, str] = {
         "%(team)s's players must sit opposite each other, every %(step)d seats, so that the "
         "teams alternate around the table"
     ),
+    # A club night's tables (nights.py).
+    "night_too_few": gettext_noop(
+        "%(count)d players are here, and a table needs at least %(least)d"
+    ),
+    "night_seated_twice": gettext_noop("%(name)s is seated twice in this round"),
+    "night_not_here": gettext_noop("%(name)s is not here tonight"),
+    "night_table_small": gettext_noop(
+        "table %(table)d has %(count)d players, and needs at least %(least)d"
+    ),
+    "night_table_large": gettext_noop(
+        "table %(table)d has %(count)d players, and takes at most %(most)d"
+    ),
+    "night_teams": gettext_noop("at table %(table)d, each team must be two partners"),
     # A game record, read from its JSON file (record.py).
     "number_digits": gettext_noop("a number has more than %(most)d digits: %(digits)s..."),
     "number_constant": gettext_noop("%(name)s is not a number JSON allows"),

@@ -19,13 +19,13 @@ from django.utils.translation import gettext as _
 from pitchkeeper.clubs.models import Club, Player
 from pitchkeeper.core.limits import MOST_CHIPS
 from pitchkeeper.games.models import Game
+from pitchkeeper.rules.payments import Plan, settle_up
 from pitchkeeper.seasons.models import (
     GameLine,
     LedgerPlan,
     MonthLine,
     Payment,
 )
-from pitchkeeper.seasons.payments import Plan, settle_up
 from pitchkeeper.seasons.spans import Span
 
 

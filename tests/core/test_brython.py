@@ -21,6 +21,7 @@ import pitchkeeper.rules
 from pitchkeeper.core.brython import (
     RUNTIME,
     RUNTIME_FILES,
+    SERVER_ONLY_RULES,
     STDLIB,
     _stdlib,
     bundle,
@@ -126,8 +127,17 @@ def test_the_bundle_holds_the_rules_package_as_its_source_files_are():
     assert sources["projection"] and sources["engine"]
     for stem, source in sources.items():
         name = "pitchkeeper.rules" if stem == "__init__" else f"pitchkeeper.rules.{stem}"
+        if stem in SERVER_ONLY_RULES:
+            assert name not in modules
+            continue
         assert modules[name][1] == code_only(source), name
     assert modules["pitchkeeper.rules"][3] == 1 and modules["pitchkeeper"] == [".py", "", [], 1]
+    # None of what the phone is sent imports a module it is not sent.
+    for stem in SERVER_ONLY_RULES:
+        assert stem in sources
+        imported = re.compile(rf"from \.{stem} import|rules\.{stem}\b|import \.?{stem}\b")
+        sent = [m[1] for m in modules.values() if isinstance(m, list)]
+        assert sent and not any(imported.search(source) for source in sent), stem
 
 
 def test_javascript_modules_go_without_comment_lines_and_indentation_but_the_same_lines():

@@ -13,8 +13,8 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from pitchkeeper.clubs.models import Player
+from pitchkeeper.rules.payments import settle_up
 from pitchkeeper.seasons.models import LedgerPlan, Payment
-from pitchkeeper.seasons.payments import settle_up
 
 pytestmark = pytest.mark.django_db
 

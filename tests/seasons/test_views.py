@@ -24,8 +24,8 @@ from pitchkeeper.clubs.services import club_create
 from pitchkeeper.games.models import Game
 from pitchkeeper.games.services import games_import
 from pitchkeeper.rules import parse_game
+from pitchkeeper.rules.payments import Plan, settle_up
 from pitchkeeper.seasons.models import LedgerPlan, Payment, Season
-from pitchkeeper.seasons.payments import Plan, settle_up
 from pitchkeeper.seasons.views.shared import decimal, percent
 from tests.conftest import PASSWORD, sign_in
 from tests.seasons.test_stats import at, contway_game, moment, smudge_game

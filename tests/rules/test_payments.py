@@ -12,8 +12,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pitchkeeper.seasons import payments
-from pitchkeeper.seasons.payments import (
+from pitchkeeper.rules import payments
+from pitchkeeper.rules.payments import (
     EXACT_SETTLEMENT_LIMIT,
     _greedy,
     _loners,
