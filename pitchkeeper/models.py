@@ -1,6 +1,6 @@
 """Every model of the app, gathered for Django's app registry.
 
-The models live with their domain (clubs, games, seasons; core's health row); Django
+The models live with their domain (clubs, games, seasons, nights; core's health row); Django
 looks for an app's models in ``pitchkeeper.models``, so they are imported here. The app
 label stays ``pitchkeeper``: the tables and migrations are the same as before the
 domains had folders of their own.
@@ -11,6 +11,7 @@ from __future__ import annotations
 from pitchkeeper.clubs.models import Club, Invitation, Membership, Player, Role, new_token
 from pitchkeeper.core.models import Heartbeat, WorkerBeat
 from pitchkeeper.games.models import Game, GameQuerySet, Hand, HandChange, Seat
+from pitchkeeper.nights.models import Attendance, Night, NightRound, NightTable
 from pitchkeeper.seasons.models import (
     GameCount,
     GameLine,
@@ -27,6 +28,7 @@ from pitchkeeper.seasons.models import (
 )
 
 __all__ = [
+    "Attendance",
     "Club",
     "Game",
     "GameCount",
@@ -42,6 +44,9 @@ __all__ = [
     "MonthLine",
     "MonthPair",
     "MonthRun",
+    "Night",
+    "NightRound",
+    "NightTable",
     "Payment",
     "Player",
     "RatingPoint",

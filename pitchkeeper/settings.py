@@ -230,7 +230,7 @@ ROOT_URLCONF = "pitchkeeper.urls"
 WSGI_APPLICATION = "pitchkeeper.wsgi.application"
 
 # The folders of pitchkeeper/ that hold a domain's models, views and templates.
-DOMAINS = ("core", "clubs", "games", "seasons")
+DOMAINS = ("core", "clubs", "games", "seasons", "nights")
 
 TEMPLATES = [
     {

@@ -33,6 +33,7 @@ urlpatterns = [
     path("", include("pitchkeeper.games.urls")),
     path("", include("pitchkeeper.clubs.urls")),
     path("seasons/", include("pitchkeeper.seasons.urls")),
+    path("nights/", include("pitchkeeper.nights.urls")),
     path("health/", health, name="health"),
     # At the root, so that the worker may look after every page of the site.
     path("sw.js", service_worker, name="service_worker"),

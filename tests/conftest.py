@@ -21,10 +21,13 @@ from pitchkeeper.clubs.access import CURRENT_CLUB
 from pitchkeeper.clubs.models import Club
 from pitchkeeper.clubs.players import roster
 from pitchkeeper.clubs.services import club_create
+from pitchkeeper.games.hands import hand_record
 from pitchkeeper.games.models import Game
 from pitchkeeper.games.replay import GameState, game_state
 from pitchkeeper.games.services import game_create
-from pitchkeeper.rules import FORMAT, resolve_rules
+from pitchkeeper.nights.models import Night
+from pitchkeeper.nights.services import night_start
+from pitchkeeper.rules import FORMAT, HandRecord, resolve_rules
 
 PASSWORD = "a long table password"
 
@@ -141,6 +144,54 @@ def make_game(club):
             first_dealer=players[names[0]],
             rules=resolve_rules(preset),
             teams={team: [players[n] for n in members] for team, members in (teams or {}).items()},
+        )
+
+    return make
+
+
+# ---- Club nights ----
+
+EIGHT = ("Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal")
+
+
+def finish(game: Game, winner: str | None = None) -> Game:
+    """``game`` played to its end: ``winner`` (else the first seat) bids 2 and takes
+    every point, hand after hand."""
+    state = game_state(game=game)
+    winner = winner or state.record.seating.players[0]
+    for _ in range(20):
+        if state.result.winner is not None:
+            break
+        points = {c.key: winner for c in state.record.rules.categories}
+        state = hand_record(game=game, record=HandRecord(pitcher=winner, bid=2, points=points))
+    game.refresh_from_db()
+    assert game.finished_at is not None
+    return game
+
+
+@pytest.fixture
+def make_night(club, user):
+    """A night of ``club``: ``make_night("partnership", EIGHT, rounds=3)``."""
+
+    def make(
+        preset: str = "partnership",
+        names: tuple[str, ...] = EIGHT,
+        *,
+        rounds: int | None = 3,
+        progressive: bool = False,
+        order: str = "wins",
+        seed: int = 1,
+    ) -> Night:
+        players = roster(list(names), club=club)
+        return night_start(
+            club=club,
+            players=[players[name] for name in names],
+            preset=preset,
+            rounds=rounds,
+            progressive=progressive,
+            order=order,
+            by=user,
+            seed=seed,
         )
 
     return make

@@ -20,7 +20,8 @@ MAY_IMPORT = {
     "clubs": {"rules", "core"},
     "games": {"rules", "core", "clubs"},
     "seasons": {"rules", "core", "clubs", "games"},
-    "backups": {"rules", "core", "clubs", "games", "seasons"},
+    "nights": {"rules", "core", "clubs", "games", "seasons"},
+    "backups": {"rules", "core", "clubs", "games", "seasons", "nights"},
 }
 MOST_LINES = 520
 

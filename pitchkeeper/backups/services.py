@@ -2,10 +2,10 @@
 ``pitchkeeper.club/1``).
 
 A backup carries every fact a club owns (``CARRIED``): the club, its roster, members
-and their roles, invitations, seasons, recorded payments, and every game with its
-record, live link and change history. What is derived from the hands (``DERIVED``: the
-statistics, rollups and ratings) is not written; a restore rebuilds it by saving each
-game's hands through the engine."""
+and their roles, invitations, seasons, recorded payments, every game with its
+record, live link and change history, and the club nights (``backups.nights``). What is
+derived from the hands (``DERIVED``: the statistics, rollups and ratings) is not
+written; a restore rebuilds it by saving each game's hands through the engine."""
 
 from __future__ import annotations
 
@@ -28,6 +28,7 @@ from pitchkeeper.backups.fields import (
     row_values,
     text_check,
 )
+from pitchkeeper.backups.nights import nights_export, nights_import
 from pitchkeeper.clubs.models import Club, Invitation, Membership, Player, Role, new_token
 from pitchkeeper.clubs.players import roster
 from pitchkeeper.clubs.services import club_name_check
@@ -36,6 +37,7 @@ from pitchkeeper.games.hands import game_save
 from pitchkeeper.games.models import Game, Hand, HandChange, Seat
 from pitchkeeper.games.services import game_create, game_export
 from pitchkeeper.games.words import refusal_text
+from pitchkeeper.nights.models import Attendance, Night, NightRound, NightTable
 from pitchkeeper.rules import RuleError, parse_game
 from pitchkeeper.rules.record import check_name
 from pitchkeeper.seasons.models import (
@@ -87,6 +89,10 @@ CARRIED: dict[type[models.Model], str] = {
     Seat: "each game's record",
     Hand: "each game's record",
     HandChange: 'each game\'s "changes"',
+    Night: '"nights"',
+    Attendance: 'each night\'s "attendance"',
+    NightRound: 'each night\'s "rounds"',
+    NightTable: 'each round\'s "tables"',
 }
 
 # Every model that is derived, and how a restore rebuilds it.
@@ -155,7 +161,8 @@ def club_export(*, club: Club) -> dict[str, Any]:
         return [row_dump(row, _fields(model), writers) for row in found]
 
     games = []
-    for game in club.games.order_by("created", "pk").prefetch_related("changes"):
+    found = club.games.order_by("created", "pk").prefetch_related("changes")
+    for game in found.select_related("night_table__night_round__night"):
         changes = sorted(game.changes.all(), key=lambda change: (change.at, change.pk))
         games.append(
             {
@@ -164,6 +171,8 @@ def club_export(*, club: Club) -> dict[str, Any]:
                 "changes": rows(HandChange, changes),
             }
         )
+    payments = list(club.payments.order_by("at", "pk"))
+    places = {game["record"]["id"]: number for number, game in enumerate(games, start=1)}
     return {
         "format": CLUB_FORMAT,
         **row_dump(club, _fields(Club), writers),
@@ -171,8 +180,14 @@ def club_export(*, club: Club) -> dict[str, Any]:
         "members": rows(Membership, club.memberships.order_by("user__username", "pk")),
         "invitations": rows(Invitation, club.invitations.order_by("created", "pk")),
         "seasons": rows(Season, seasons),
-        "payments": rows(Payment, club.payments.order_by("at", "pk")),
+        "payments": rows(Payment, payments),
         "games": games,
+        "nights": nights_export(
+            club=club,
+            writers=writers,
+            games=places,
+            payments={payment.pk: number for number, payment in enumerate(payments, start=1)},
+        ),
     }
 
 
@@ -242,6 +257,8 @@ class _Import:
         self.restored = restored
         self.players: dict[str, int] = {}
         self.seasons: list[int] = []
+        self.games: list[int] = []
+        self.payments: list[int] = []
         User = get_user_model()
         self.readers: Readers = {User: self.user, Player: self.player, Season: self.season}
 
@@ -313,6 +330,8 @@ class _Import:
                 self.players[row.name.casefold()] = row.pk
             elif isinstance(row, Season):
                 self.seasons.append(row.pk)
+            elif isinstance(row, Payment):
+                self.payments.append(row.pk)
 
     def member(self, row: Membership, entry: Mapping[str, Any]) -> bool:
         """A member without an account here is invited with their role instead."""
@@ -393,7 +412,7 @@ def club_import(*, data: Any, owner: AbstractBaseUser | None) -> Restored:
             % {"format": CLUB_FORMAT, "older": CLUB_FORMAT_1}
         )
     club_fields = {found.name for found in _fields(Club)}
-    unknown = set(data) - {"format", "games", *SECTIONS, *club_fields}
+    unknown = set(data) - {"format", "games", "nights", *SECTIONS, *club_fields}
     if unknown:
         raise RuleError("field_unknown", {"unknown": tuple(sorted(map(str, unknown)))})
     name = data.get("name")
@@ -419,12 +438,21 @@ def club_import(*, data: Any, owner: AbstractBaseUser | None) -> Restored:
     restore.section(data, "seasons")
     for number, entry in enumerate(_list(data, "games"), start=1):
         try:
-            restore.game(entry)
+            restore.games.append(restore.game(entry).pk)
         except RuleError as error:
             words = refusal_text(error, numbered=True)
             raise RuleError(
                 _("game %(number)d: %(error)s") % {"number": number, "error": words}
             ) from None
     restore.section(data, "payments")
+    nights_import(
+        data.get("nights"),
+        club=club,
+        readers=restore.readers,
+        player=restore.player,
+        games=restore.games,
+        payments=restore.payments,
+        fresh=restore.fresh_tokens,
+    )
     club.refresh_from_db()
     return restored

@@ -127,8 +127,21 @@ def games_import(*, club: Club, games: Sequence[Any]) -> list[Game]:
 
 
 def game_export(*, game: Game) -> dict[str, Any]:
-    state = game_state(game=game)
-    return game_to_data(state.record, state.result, game.pk)
+    return game_record_data(game_state(game=game))
+
+
+def game_record_data(state: GameState) -> dict[str, Any]:
+    """The game as a game record, with its result, and with the club night, round and
+    table it was played at when it was (the reverse side of the night table's game)."""
+    data = game_to_data(state.record, state.result, state.game.pk)
+    table = getattr(state.game, "night_table", None)
+    if table is not None:
+        data["night"] = {
+            "started_at": table.night_round.night.started_at.isoformat(),
+            "round": table.night_round.number,
+            "table": table.number,
+        }
+    return data
 
 
 def game_rematch(*, game: Game) -> GameState:

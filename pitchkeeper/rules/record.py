@@ -48,7 +48,12 @@ MAX_JSON_FREE_CONTAINERS = 10_000
 # filler, the musical null notehead).
 HIDDEN_CATEGORIES = {"Cc", "Cf", "Co", "Cs", "Cn", "Zl", "Zp"}
 HIDDEN_CHARACTERS = set("\u034f\u115f\u1160\u17b4\u17b5\u2800\u3164\uffa0\U00016fe4\U0001d159")
-GAME_KEYS = {"format", "id", "rules", "players", "teams", "first_dealer", "hands", "result"}
+# "night" says which club night, round and table a game was played at; like "id" and
+# "result" it describes the game and is not read back.
+GAME_KEYS = {
+    *("format", "id", "rules", "players", "teams", "first_dealer", "hands", "result"),
+    "night",
+}
 HAND_KEYS = {
     "misdeal",
     "auction",

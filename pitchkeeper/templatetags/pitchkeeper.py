@@ -39,12 +39,13 @@ def result_text(board: Board, url: str) -> str:
 
 
 @register.simple_tag(name="share_qr")
-def share_qr_svg(url: str) -> SafeString:
-    """``url`` as a QR code in inline SVG, scaled by CSS through its viewBox.
+def share_qr_svg(url: str, label: str | None = None) -> SafeString:
+    """``url`` as a QR code in inline SVG, scaled by CSS through its viewBox, named
+    ``label`` for screen readers (by default, the live scoreboard's link).
 
     Dark on an explicit light background so it still scans in dark mode; a quiet zone
     of 4 modules as the standard asks, since phone cameras misread tighter ones."""
-    return _qr_svg(url, _("QR code of the live scoreboard link"))
+    return _qr_svg(url, label or _("QR code of the live scoreboard link"))
 
 
 # Encoding a code took longer than the rest of the game screen; a game's link stays

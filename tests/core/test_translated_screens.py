@@ -20,8 +20,10 @@ from pitchkeeper.clubs.models import Player
 from pitchkeeper.clubs.services import invitation_create
 from pitchkeeper.games.hands import hand_record
 from pitchkeeper.games.services import game_delete
+from pitchkeeper.nights.services import night_close, round_start
 from pitchkeeper.rules import HandRecord
 from pitchkeeper.seasons.models import Season
+from tests.conftest import finish
 
 LANGUAGES = ("ru", "nb")
 # What the users typed, the product's name and the language switch's own name for
@@ -141,9 +143,9 @@ def english(html: str, language: str) -> list[str]:
 
 
 @pytest.fixture
-def screens(client, club, make_game, user):
+def screens(client, club, make_game, make_night, user):
     """Every screen's address, with a game under way, a game over, a deleted game, a
-    season and an invitation to show."""
+    season, an invitation, a night proposed, one under way and one closed to show."""
     game = make_game().game
     hand_record(
         game=game,
@@ -172,6 +174,14 @@ def screens(client, club, make_game, user):
     Season.objects.create(club=club, name="2026", start=date(2026, 1, 1))
     invitation = invitation_create(club=club, role="viewer", by=user)
     ann = Player.objects.get(club=club, name="Ann")
+    four = ("Ann", "Bob", "Cy", "Dee")
+    proposed = make_night("partnership", four, rounds=None)
+    table = proposed.night_rounds.get().tables.get()
+    playing = make_night("setback", four)
+    round_start(night_round=playing.night_rounds.get())
+    closed = make_night("setback", four, rounds=1)
+    finish(round_start(night_round=closed.night_rounds.get()).tables.get().game)
+    night_close(night=closed, by=user)
     signed_in = [
         reverse("home"),
         reverse("players"),
@@ -192,6 +202,12 @@ def screens(client, club, make_game, user):
         reverse("ledger") + "?season=all",
         reverse("password_change"),
         reverse("password_change_done"),
+        reverse("nights"),
+        reverse("night_new"),
+        *(reverse("night", args=[night.pk]) for night in (proposed, playing, closed)),
+        reverse("night_table", args=[table.token]),
+        reverse("night_close", args=[playing.pk]),
+        reverse("night_board", args=[playing.pk]),
     ]
     anonymous = [
         reverse("login"),
@@ -204,6 +220,7 @@ def screens(client, club, make_game, user):
             args=[urlsafe_base64_encode(force_bytes(user.pk)), "bad-token"],
         ),
         reverse("invitation", args=[invitation.token]),
+        reverse("night_board_shared", args=[closed.share_token]),
     ]
     return signed_in, anonymous
 

@@ -16,6 +16,7 @@ from pitchkeeper.clubs.access import club_view
 from pitchkeeper.clubs.models import Club, Player
 from pitchkeeper.games.models import Game, Hand
 from pitchkeeper.games.replay import games_replayed
+from pitchkeeper.games.services import game_record_data
 from pitchkeeper.seasons.ledger import season_games
 from pitchkeeper.seasons.spans import Span
 from pitchkeeper.seasons.standings import (
@@ -251,15 +252,17 @@ def _chunks(items: Iterator[Any], size: int) -> Iterator[list[Any]]:
 def _games_json(club: Club, span: Span) -> Iterator[str]:
     """The season's games as a JSON list of game records (games.services.game_export's
     format), replayed a chunk at a time so that a long season streams."""
-    from pitchkeeper.rules import game_to_data
-
     yield "["
     first = True
     pks = season_games(club=club, span=span).values_list("pk", flat=True)
     for chunk in _chunks(pks.iterator(chunk_size=EXPORT_CHUNK), EXPORT_CHUNK):
-        games = Game.objects.filter(pk__in=chunk).order_by("finished_at", "pk")
+        games = (
+            Game.objects.filter(pk__in=chunk)
+            .select_related("night_table__night_round__night")
+            .order_by("finished_at", "pk")
+        )
         for state in games_replayed(games=games):
-            data = game_to_data(state.record, state.result, state.game.pk)
+            data = game_record_data(state)
             yield ("" if first else ",\n") + json.dumps(data, ensure_ascii=False)
             first = False
     yield "]\n"

@@ -1,0 +1,1 @@
+"""Club nights: several tables at once, round after round, one standing and one payout."""
