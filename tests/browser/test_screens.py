@@ -292,6 +292,88 @@ SCREENS |= {
 }
 
 
+# ---- Club nights: the list, a new night, a round proposed and in play, the room board ----
+
+
+def night_of_eight(club: Club, *, played: int = 0, start: bool = True) -> Any:
+    """A Contway night of eight at two tables over three rounds, ``played`` rounds of it
+    played out and the next proposed; with ``start``, started and a hand into each of
+    its games."""
+    from pitchkeeper.clubs.players import roster
+    from pitchkeeper.games.hands import hand_record
+    from pitchkeeper.nights.services import night_start, round_next, round_start
+    from pitchkeeper.rules import HandRecord
+    from tests.conftest import EIGHT, finish
+
+    players = roster(list(EIGHT), club=club)
+    night = night_start(
+        club=club,
+        players=[players[name] for name in EIGHT],
+        preset="contway-six",
+        rounds=3,
+        progressive=False,
+        order="wins",
+        by=club.memberships.get().user,
+        seed=4,
+    )
+    for number in range(played):
+        if number:
+            round_next(night=night)
+        for table in round_start(night_round=night.night_rounds.last()).tables.all():
+            finish(table.game)
+    if played:
+        round_next(night=night)
+    if not start:
+        return night
+    for table in round_start(night_round=night.night_rounds.last()).tables.all():
+        seats = table.game.seats.order_by("position")
+        team = seats[1].team
+        points = {key: team for key in ("high", "low", "jack", "off_jack", "joker", "game")}
+        hand_record(
+            game=table.game, record=HandRecord(pitcher=seats[0].player.name, bid=2, points=points)
+        )
+    return night
+
+
+def nights(page: Any, make_game: Callable[..., Any], club: Club) -> None:
+    from pitchkeeper.nights.services import night_close
+
+    night = night_of_eight(club, played=1)
+    night_close(night=night, by=club.memberships.get().user, unfinished_ok=True)
+    night_of_eight(club)
+    page.goto("/nights/")
+
+
+def night_new(page: Any, make_game: Callable[..., Any], club: Club) -> None:
+    from pitchkeeper.clubs.players import roster
+    from tests.conftest import EIGHT
+
+    roster(list(EIGHT), club=club)
+    page.goto("/nights/new/")
+
+
+def night_proposed(page: Any, make_game: Callable[..., Any], club: Club) -> None:
+    page.goto(f"/nights/{night_of_eight(club, played=1, start=False).pk}/")
+
+
+def night_round(page: Any, make_game: Callable[..., Any], club: Club) -> None:
+    page.goto(f"/nights/{night_of_eight(club, played=1).pk}/")
+
+
+def night_board(page: Any, make_game: Callable[..., Any], club: Club) -> None:
+    night = night_of_eight(club, played=1)
+    page.goto(f"/nights/board/{night.share_token}/")
+
+
+SCREENS |= {
+    "nights": nights,
+    "night_new": night_new,
+    "night_proposed": night_proposed,
+    "night_round": night_round,
+    "night_board": night_board,
+}
+
+
 def show(screen: str, page: Any, make_game: Callable[..., Any], club: Club) -> None:
     SCREENS[screen](page, make_game, club)
     page.evaluate("document.querySelectorAll('details').forEach(d => { d.open = true; })")
