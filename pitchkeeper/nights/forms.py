@@ -81,10 +81,33 @@ class SwapForm(forms.Form):
 
 
 class PlayerForm(forms.Form):
-    """A player who comes (from the roster) or goes (from those here)."""
+    """A player who goes (from those here), or who comes: from the roster, or a new
+    player typed (``typed``), as on the new-night screen."""
 
-    player = forms.TypedChoiceField(label=_("Player"), coerce=int)
+    player = forms.TypedChoiceField(label=_("Player"), coerce=int, required=False)
+    name = forms.CharField(
+        label=_("or a new player"), max_length=MAX_NAME_LENGTH * 4, required=False
+    )
 
-    def __init__(self, *args: Any, players: list[tuple[int, str]], **kwargs: Any) -> None:
+    def __init__(
+        self, *args: Any, players: list[tuple[int, str]], typed: bool = False, **kwargs: Any
+    ) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["player"].choices = players
+        self.fields["player"].choices = [("", "—"), *players] if typed else players
+        if not typed:
+            del self.fields["name"]
+
+    def clean_name(self) -> str:
+        name = self.cleaned_data["name"]
+        if not name.strip():
+            return ""
+        try:
+            return check_name(name, RuleError("player_name", {}))
+        except RuleError as error:
+            raise forms.ValidationError(refusal_text(error)) from None
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        if not data.get("player") and not data.get("name") and not self.errors:
+            raise forms.ValidationError(_("Choose a player."))
+        return data

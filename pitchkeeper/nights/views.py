@@ -107,7 +107,7 @@ def _night_context(night: Night) -> dict[str, Any]:
         "standing": standing(night),
         "here": here,
         "swap": SwapForm(players=names) if shown and not shown.started else None,
-        "arrive": PlayerForm(players=[(p.pk, p.name) for p in away.order_by("name")]),
+        "arrive": PlayerForm(players=[(p.pk, p.name) for p in away.order_by("name")], typed=True),
         "leave": PlayerForm(players=names),
         "unfinished": unfinished_tables(night),
     }
@@ -189,10 +189,14 @@ def night_swap(request: HttpRequest, pk: int) -> HttpResponse:
 
 def _attendance(request: HttpRequest, pk: int, arriving: bool) -> HttpResponse:
     def act(night: Night) -> str:
-        form = PlayerForm(request.POST, players=list(night.club.players.values_list("pk", "name")))
+        roster_ids = list(night.club.players.values_list("pk", "name"))
+        form = PlayerForm(request.POST, players=roster_ids, typed=arriving)
         if not form.is_valid():
-            raise ValidationError(_("Choose a player."))
-        player = _player(night, form.cleaned_data["player"])
+            raise ValidationError([e for errors in form.errors.values() for e in errors])
+        if form.cleaned_data.get("name"):
+            player = roster([form.cleaned_data["name"]], club=night.club)[form.cleaned_data["name"]]
+        else:
+            player = _player(night, form.cleaned_data["player"])
         if arriving:
             player_arrive(night=night, player=player)
             return _("%(name)s plays from the next round.") % {"name": player.name}

@@ -27,6 +27,7 @@ from tests.conftest import EIGHT, finish
 from tests.games.test_integrity import race
 
 pytestmark = pytest.mark.django_db
+SEVEN = ("Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus")
 
 
 def player(name: str) -> Player:
@@ -176,3 +177,23 @@ def test_the_payout_is_recorded_on_the_ledger_as_the_nights(make_night, user):
         owed[p.payee.name] -= p.chips
     assert set(owed.values()) == {0}
     assert night_close(night=night, by=user).payments.count() == len(payments)
+
+
+def test_winners_move_up_a_table_on_a_progressive_night(make_night):
+    night = make_night("setback", SEVEN, rounds=2, progressive=True)
+    played = round_start(night_round=night.night_rounds.get())
+    top, bottom = played.tables.order_by("number")
+    winners = {}
+    for table in (top, bottom):
+        seated = [pk for team in table.teams for pk in team]
+        winners[table.number] = Player.objects.get(pk=seated[-1])
+        finish(table.game, winners[table.number].name)
+    proposal = round_next(night=night)
+    tables = {t.number: {pk for team in t.teams for pk in team} for t in proposal.tables.all()}
+    # Both winners at the top table now; its last went down, the sizes kept.
+    assert {winners[1].pk, winners[2].pk} <= tables[1]
+    assert sorted(map(len, tables.values())) == sorted(
+        len([pk for team in t.teams for pk in team]) for t in (top, bottom)
+    )
+    moved_down = tables[2] - {pk for team in bottom.teams for pk in team}
+    assert len(moved_down) == 1 and moved_down <= {pk for team in top.teams for pk in team}

@@ -113,6 +113,22 @@ def test_players_arrive_and_leave(client, make_night, club):
     again = client.post(reverse("night_arrive", args=[night.pk]), {"player": ivy.pk}, follow=True)
     assert "Ivy is already here." in text(again)
 
+    # Somebody new to the club, typed as on the new-night screen.
+    typed = client.post(reverse("night_arrive", args=[night.pk]), {"name": " Jo "}, follow=True)
+    assert "Jo plays from the next round." in text(typed)
+    jo = Player.objects.get(club=club, name="Jo")
+    seated = {pk for t in night.night_rounds.get().tables.all() for team in t.teams for pk in team}
+    assert jo.pk in seated
+    players = Player.objects.count()
+    for data, words in (
+        ({"name": "J\u200bo"}, "invisible or control character (U+200B ZERO WIDTH SPACE)"),
+        ({}, "Choose a player."),
+        ({"player": "x"}, "Select a valid choice."),
+    ):
+        refused = client.post(reverse("night_arrive", args=[night.pk]), data, follow=True)
+        assert words in text(refused)
+        assert Player.objects.count() == players
+
 
 def test_closing_asks_first_while_a_game_is_played(client, make_night):
     night = make_night("setback", SEVEN, rounds=1)
