@@ -149,6 +149,22 @@ def make_game(club):
     return make
 
 
+def hold_first(page: Any, url: Any) -> list[Any]:
+    """Route the page's POSTs to ``url`` (a pattern): the first one is held, its route
+    put in the list returned for the test to let go (``held[0].continue_()``), as an
+    answer slow to come; every other request goes through."""
+    held: list[Any] = []
+
+    def hold(route: Any) -> None:
+        if held or route.request.method != "POST":
+            route.continue_()
+        else:
+            held.append(route)
+
+    page.route(url, hold)
+    return held
+
+
 # ---- Club nights ----
 
 EIGHT = ("Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal")

@@ -8,6 +8,7 @@ payments, and refuses anything that does not point at one."""
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from django.utils.translation import gettext as _
@@ -101,21 +102,24 @@ def _saved(row: Any, fields: Any, values: Mapping[str, Any], fresh: Callable[[An
     return row
 
 
-def nights_import(
-    entries: Any,
-    *,
-    club: Club,
-    readers: Readers,
-    player: Callable[[Any], int],
-    games: Sequence[int],
-    payments: Sequence[int],
-    fresh: Callable[[Any], None],
-) -> None:
-    """The nights of a backup restored into ``club``, whose games and payments (their
-    ids in the file's order) are restored already; a RuleError names the first fault."""
+@dataclass(frozen=True)
+class Found:
+    """How a night's entries find the rows restored before it: the readers of its
+    fields, a player by name, and the ids of the file's games and payments in order."""
+
+    readers: Readers
+    player: Callable[[Any], int]
+    games: Sequence[int]
+    payments: Sequence[int]
+    fresh: Callable[[Any], None]
+
+
+def nights_import(entries: Any, *, club: Club, found: Found) -> None:
+    """The nights of a backup restored into ``club``, whose games and payments are
+    restored already; a RuleError names the first fault."""
     for number, entry in enumerate(_numbered(entries, "nights"), start=1):
         try:
-            _night(entry, club, readers, player, games, payments, fresh)
+            _night(entry, club, found)
         except RuleError as error:
             words = refusal_text(error, numbered=True)
             raise RuleError(
@@ -123,43 +127,38 @@ def nights_import(
             ) from None
 
 
-def _night(
-    entry: Any,
-    club: Club,
-    readers: Readers,
-    player: Callable[[Any], int],
-    games: Sequence[int],
-    payments: Sequence[int],
-    fresh: Callable[[Any], None],
-) -> None:
+def _night(entry: Any, club: Club, found: Found) -> None:
     own, apart = _split(entry, {"attendance", "night_rounds", "payments"})
-    values = row_values(own, NIGHT_FIELDS, readers)
-    night = _saved(Night(club=club, **values), NIGHT_FIELDS, values, fresh)
+    values = row_values(own, NIGHT_FIELDS, found.readers)
+    night = _saved(Night(club=club, **values), NIGHT_FIELDS, values, found.fresh)
     for row in _numbered(apart["attendance"], "attendance"):
-        values = row_values(row, ATTENDANCE_FIELDS, readers)
-        _saved(Attendance(night=night, **values), ATTENDANCE_FIELDS, values, fresh)
+        values = row_values(row, ATTENDANCE_FIELDS, found.readers)
+        _saved(Attendance(night=night, **values), ATTENDANCE_FIELDS, values, found.fresh)
     for entry_round in _numbered(apart["night_rounds"], "night_rounds"):
         own, round_apart = _split(entry_round, {"sitting_out", "tables"})
-        values = row_values(own, ROUND_FIELDS, readers)
-        out = [player(name) for name in _numbered(round_apart["sitting_out"], "sitting_out")]
+        values = row_values(own, ROUND_FIELDS, found.readers)
+        out = [found.player(name) for name in _numbered(round_apart["sitting_out"], "sitting_out")]
         night_round = NightRound(night=night, sitting_out=out, **values)
-        _saved(night_round, ROUND_FIELDS, values, fresh)
+        _saved(night_round, ROUND_FIELDS, values, found.fresh)
         for entry_table in _numbered(round_apart["tables"], "tables"):
-            own, table_apart = _split(entry_table, {"teams", "game"})
-            values = row_values(own, TABLE_FIELDS, readers)
-            teams = [
-                [player(name) for name in _numbered(team, "teams")]
-                for team in _numbered(table_apart["teams"], "teams")
-            ]
-            if not teams or not all(teams):
-                raise RuleError(_('"teams" must list the table\'s teams, each of its players'))
-            game = table_apart["game"]
-            game_id = None
-            if game is not None:
-                game_id = _place(game, games, _("there is no game %(number)s"))
-            table = NightTable(night_round=night_round, teams=teams, game_id=game_id, **values)
-            _saved(table, TABLE_FIELDS, values, fresh)
+            _table(entry_table, night_round, found)
     night.payments.set(
-        _place(n, payments, _("there is no payment %(number)s"))
+        _place(n, found.payments, _("there is no payment %(number)s"))
         for n in _numbered(apart["payments"], "payments")
     )
+
+
+def _table(entry: Any, night_round: NightRound, found: Found) -> None:
+    own, apart = _split(entry, {"teams", "game"})
+    values = row_values(own, TABLE_FIELDS, found.readers)
+    teams = [
+        [found.player(name) for name in _numbered(team, "teams")]
+        for team in _numbered(apart["teams"], "teams")
+    ]
+    if not teams or not all(teams):
+        raise RuleError(_('"teams" must list the table\'s teams, each of its players'))
+    game_id = None
+    if apart["game"] is not None:
+        game_id = _place(apart["game"], found.games, _("there is no game %(number)s"))
+    table = NightTable(night_round=night_round, teams=teams, game_id=game_id, **values)
+    _saved(table, TABLE_FIELDS, values, found.fresh)

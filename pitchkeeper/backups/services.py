@@ -28,7 +28,7 @@ from pitchkeeper.backups.fields import (
     row_values,
     text_check,
 )
-from pitchkeeper.backups.nights import nights_export, nights_import
+from pitchkeeper.backups.nights import Found, nights_export, nights_import
 from pitchkeeper.clubs.models import Club, Invitation, Membership, Player, Role, new_token
 from pitchkeeper.clubs.players import roster
 from pitchkeeper.clubs.services import club_name_check
@@ -445,14 +445,9 @@ def club_import(*, data: Any, owner: AbstractBaseUser | None) -> Restored:
                 _("game %(number)d: %(error)s") % {"number": number, "error": words}
             ) from None
     restore.section(data, "payments")
-    nights_import(
-        data.get("nights"),
-        club=club,
-        readers=restore.readers,
-        player=restore.player,
-        games=restore.games,
-        payments=restore.payments,
-        fresh=restore.fresh_tokens,
+    found = Found(
+        restore.readers, restore.player, restore.games, restore.payments, restore.fresh_tokens
     )
+    nights_import(data.get("nights"), club=club, found=found)
     club.refresh_from_db()
     return restored

@@ -18,13 +18,12 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
-from django.views.decorators.cache import cache_control
-from django.views.decorators.http import condition, require_POST, require_safe
-from django.views.decorators.vary import vary_on_headers
+from django.views.decorators.http import require_POST, require_safe
 
 from pitchkeeper.clubs.access import club_view, role_allows
 from pitchkeeper.clubs.models import Membership, Player
 from pitchkeeper.clubs.players import roster
+from pitchkeeper.core.pages import is_partial, polled
 from pitchkeeper.core.paging import page_of
 from pitchkeeper.games.words import preset_label, refusal_text
 from pitchkeeper.nights.board import board_etag, current_round, here_now, nights_listed, standing
@@ -49,10 +48,6 @@ def _night(request: HttpRequest, pk: int) -> Night:
     return get_object_or_404(Night, pk=pk, club=request.membership.club)  # type: ignore[attr-defined]
 
 
-def _fragment(request: HttpRequest) -> bool:
-    return bool(request.htmx) and not request.htmx.history_restore_request
-
-
 @club_view()
 @require_safe
 def night_list(request: HttpRequest) -> HttpResponse:
@@ -61,7 +56,7 @@ def night_list(request: HttpRequest) -> HttpResponse:
     context = {"page": page, "nights": nights_listed(page.object_list)}
     return render(
         request,
-        "nights/night_list.html#nights" if _fragment(request) else "nights/night_list.html",
+        "nights/night_list.html#nights" if is_partial(request) else "nights/night_list.html",
         context,
     )
 
@@ -117,7 +112,7 @@ def _night_context(night: Night) -> dict[str, Any]:
 @require_safe
 def night_detail(request: HttpRequest, pk: int) -> HttpResponse:
     night = _night(request, pk)
-    template = "nights/night.html#round" if _fragment(request) else "nights/night.html"
+    template = "nights/night.html#round" if is_partial(request) else "nights/night.html"
     return render(request, template, _night_context(night))
 
 
@@ -277,14 +272,14 @@ def _board(request: HttpRequest, night: Night, shared: bool) -> HttpResponse:
         "standing": standing(night),
         "shared": shared,
     }
-    template = "nights/night_board.html#board" if _fragment(request) else "nights/night_board.html"
+    template = "nights/night_board.html#board" if is_partial(request) else "nights/night_board.html"
     return render(request, template, context)
 
 
 def _board_tag(request: HttpRequest, night: Night | None) -> str | None:
     if night is None:
         return None
-    return board_etag(night, "board" if _fragment(request) else "page", get_language())
+    return board_etag(night, "board" if is_partial(request) else "page", get_language())
 
 
 def _member_board_tag(request: HttpRequest, pk: int) -> str | None:
@@ -297,18 +292,12 @@ def _shared_board_tag(request: HttpRequest, token: str) -> str | None:
 
 
 @club_view()
-@require_safe
-@cache_control(no_cache=True, private=True)
-@vary_on_headers("HX-Request", "HX-History-Restore-Request")
-@condition(etag_func=_member_board_tag)
+@polled(_member_board_tag)
 def night_board(request: HttpRequest, pk: int) -> HttpResponse:
     return _board(request, _night(request, pk), shared=False)
 
 
 @login_not_required
-@require_safe
-@cache_control(no_cache=True, private=True)
-@vary_on_headers("HX-Request", "HX-History-Restore-Request")
-@condition(etag_func=_shared_board_tag)
+@polled(_shared_board_tag)
 def night_board_shared(request: HttpRequest, token: str) -> HttpResponse:
     return _board(request, get_object_or_404(Night, share_token=token), shared=True)

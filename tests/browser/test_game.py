@@ -20,6 +20,7 @@ from pitchkeeper.games.hands import hand_record
 from pitchkeeper.games.models import Game, Hand
 from pitchkeeper.games.replay import GameState, game_state
 from pitchkeeper.rules import HandRecord
+from tests.conftest import hold_first
 
 pytestmark = pytest.mark.browser
 
@@ -375,15 +376,7 @@ def test_ticks_made_while_an_answer_is_on_its_way_are_all_sent(club, page, db):
     two wait in the form's queue and are sent once it comes, so all three are seated
     (a queue kept on #players was lost when the first answer redrew it)."""
     players = [player_add(club=club, name=name) for name in ("Ann", "Bob", "Cy")]
-    held: list[Any] = []
-
-    def hold_the_first(route: Any) -> None:
-        if held or route.request.method != "POST":
-            route.continue_()
-        else:
-            held.append(route)
-
-    page.route(re.compile(r"/games/new/$"), hold_the_first)
+    held = hold_first(page, re.compile(r"/games/new/$"))
     page.goto("/games/new/")
     for player in players:
         pick(page, "players", player.pk)

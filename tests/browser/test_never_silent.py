@@ -13,6 +13,7 @@ from pitchkeeper.games.models import Hand
 from tests.browser.test_game import SETBACK_TABLE, contract, open_game, pick, save
 from tests.browser.test_integrity import enter
 from tests.browser.test_offline import open_ready
+from tests.conftest import hold_first
 
 pytestmark = pytest.mark.browser
 
@@ -153,15 +154,7 @@ def test_a_late_auction_answer_does_not_overwrite_a_newer_bid(phone, make_game):
     page = phone.new_page()
     open_game(page, game)
     page.locator("details.auction > summary").click()
-    held: list[Any] = []
-
-    def hold_the_first(route: Any) -> None:
-        if held:
-            route.continue_()
-        else:
-            held.append(route)
-
-    page.route(AUCTION, hold_the_first)
+    held = hold_first(page, AUCTION)
     pick(page, "auction_0", 2)
     page.wait_for_function("document.querySelector('#auction.htmx-request') !== null")
     pick(page, "auction_0", 3)

@@ -26,6 +26,7 @@ from tests.browser.test_offline import (
     waiting,
     waiting_text,
 )
+from tests.conftest import hold_first
 from tests.games.test_auction_offer import server_turns
 from tests.games.test_views_variants import new_game
 
@@ -245,15 +246,7 @@ def test_online_only_the_newest_auction_answer_is_drawn(phone, make_game):
     aborted, so the console stays clean (the phone fixture fails on any console error)."""
     game = new_game(make_game, "nine-five").game
     page = phone.new_page()
-    held: list[Any] = []
-
-    def hold_the_first(route: Any) -> None:
-        if held:
-            route.continue_()
-        else:
-            held.append(route)
-
-    page.route(re.compile(r"/auction/$"), hold_the_first)
+    held = hold_first(page, re.compile(r"/auction/$"))
     open_game(page, game)
     page.locator("details.auction > summary").click()
     pick(page, "auction_0", "pass")

@@ -11,21 +11,14 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils.crypto import salted_hmac
 from django.utils.translation import get_language
-from django.views.decorators.cache import cache_control
-from django.views.decorators.http import condition, require_safe
-from django.views.decorators.vary import vary_on_headers
 
+from pitchkeeper.core.pages import is_partial, polled
 from pitchkeeper.games.board import board
 from pitchkeeper.games.models import Game
 from pitchkeeper.games.replay import game_state
 
 # Enough to see what just happened without pushing the scores off a phone's screen.
 RECENT_HANDS = 4
-
-
-def _fragment(request: HttpRequest) -> bool:
-    # htmx restores its history with a request marked HX-Request that wants a full page.
-    return bool(request.htmx) and not request.htmx.history_restore_request
 
 
 def live_etag(request: HttpRequest, token: str) -> str | None:
@@ -37,17 +30,13 @@ def live_etag(request: HttpRequest, token: str) -> str | None:
     updated = Game.objects.alive().filter(share_token=token).values_list("updated").first()
     if updated is None:
         return None
-    part = "board" if _fragment(request) else "page"
+    part = "board" if is_partial(request) else "page"
     version = f"{token}\n{updated[0].isoformat()}\n{get_language()}\n{part}"
     return salted_hmac("pitchkeeper.live.etag", version, algorithm="sha256").hexdigest()[:32]
 
 
 @login_not_required
-@require_safe
-# no-cache: browsers revalidate every poll; private: the page carries a CSRF token.
-@cache_control(no_cache=True, private=True)
-@vary_on_headers("HX-Request", "HX-History-Restore-Request")
-@condition(etag_func=live_etag)
+@polled(live_etag)
 def live(request: HttpRequest, token: str) -> HttpResponse:
     # A deleted game's link answers 404 like a revoked one (until the game is restored).
     game = get_object_or_404(Game.objects.alive(), share_token=token)
@@ -58,5 +47,5 @@ def live(request: HttpRequest, token: str) -> HttpResponse:
         "rules": state.record.rules,
     }
     return render(
-        request, "games/live.html#board" if _fragment(request) else "games/live.html", context
+        request, "games/live.html#board" if is_partial(request) else "games/live.html", context
     )

@@ -11,6 +11,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
 from pitchkeeper.clubs.access import club_view
+from pitchkeeper.core.pages import is_partial
 from pitchkeeper.games.words import point_name
 from pitchkeeper.seasons.ratings import ratings_pending
 from pitchkeeper.seasons.standings import (
@@ -23,7 +24,6 @@ from pitchkeeper.seasons.views.shared import (
     NONE,
     club_of,
     decimal,
-    is_partial,
     percent,
     season_picker,
     signed,

@@ -15,13 +15,13 @@ from django.views.decorators.http import require_http_methods, require_POST
 from pitchkeeper.clubs.access import club_player, club_view
 from pitchkeeper.clubs.models import Player
 from pitchkeeper.core.limits import plain_int
+from pitchkeeper.core.pages import is_partial
 from pitchkeeper.games.chips import chips_said
 from pitchkeeper.seasons.ledger import ledger, payment_record, payment_take_back
 from pitchkeeper.seasons.models import Payment
 from pitchkeeper.seasons.spans import Span
 from pitchkeeper.seasons.views.shared import (
     club_of,
-    is_partial,
     money,
     season_picker,
     signed,

@@ -11,6 +11,7 @@ from django.views.decorators.http import require_GET
 
 from pitchkeeper.clubs.access import club_player, club_view
 from pitchkeeper.core.limits import page_number
+from pitchkeeper.core.pages import is_partial
 from pitchkeeper.games.words import point_name, preset_label
 from pitchkeeper.seasons.models import GameLine
 from pitchkeeper.seasons.ratings import ratings_pending
@@ -20,7 +21,6 @@ from pitchkeeper.seasons.standings import (
 )
 from pitchkeeper.seasons.views.shared import (
     decimal,
-    is_partial,
     percent,
     season_picker,
     signed,

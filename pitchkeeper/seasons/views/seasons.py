@@ -16,8 +16,9 @@ from django.views.decorators.http import require_http_methods, require_POST
 from pitchkeeper.clubs.access import ROLES_FOR, club_view
 from pitchkeeper.clubs.names import name_clean, name_unlike
 from pitchkeeper.core.limits import FIRST_DAY, LAST_DAY, PlainDecimalField
+from pitchkeeper.core.pages import is_partial
 from pitchkeeper.seasons.models import SEASON_NAME_LENGTH, Season
-from pitchkeeper.seasons.views.shared import club_of, is_partial
+from pitchkeeper.seasons.views.shared import club_of
 
 # The browser's date picker keeps to the days the model accepts.
 DAY_ATTRS = {"type": "date", "min": FIRST_DAY.isoformat(), "max": LAST_DAY.isoformat()}

@@ -36,12 +36,6 @@ def span_query(span: Span, **more: Any) -> str:
     return "?" + urlencode({"season": span.key, **more})
 
 
-def is_partial(request: HttpRequest) -> bool:
-    """Whether to answer with the page's part only: htmx asked, and not to restore a
-    page from its history (which needs all of it)."""
-    return bool(request.htmx) and not request.htmx.history_restore_request  # type: ignore[attr-defined]
-
-
 def season_picker(request: HttpRequest, span: Span) -> dict[str, Any]:
     """What every season page shows above its figures: which span, and the others."""
     return {
