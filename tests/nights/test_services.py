@@ -197,3 +197,17 @@ def test_winners_move_up_a_table_on_a_progressive_night(make_night):
     )
     moved_down = tables[2] - {pk for team in bottom.teams for pk in team}
     assert len(moved_down) == 1 and moved_down <= {pk for team in top.teams for pk in team}
+
+
+def test_a_round_that_cannot_be_played_is_refused_at_its_start(make_night):
+    """A proposal changed behind the screens' back (a player at two tables): the check
+    at the start refuses it, and no game is made."""
+    night = make_night("setback", SEVEN)
+    night_round = night.night_rounds.get()
+    first, second = night_round.tables.order_by("number")
+    second.teams = [[first.teams[0][0]], *second.teams[1:]]
+    second.save()
+    with pytest.raises(RuleError) as refused:
+        round_start(night_round=night_round)
+    assert refused.value.code == "night_seated_twice"
+    assert not Game.objects.exists() and night.night_rounds.get().started_at is None

@@ -5,6 +5,7 @@ the room board answered 304 while nothing changed."""
 from __future__ import annotations
 
 import html
+import json
 import re
 
 import pytest
@@ -205,3 +206,18 @@ def test_the_room_board_follows_every_table_and_is_304_while_nothing_changes(
     assert "/games/" not in after.content.decode() and "Start round" not in text(after)
     assert anonymous_client.get(reverse("night_board_shared", args=["x" * 43])).status_code == 404
     assert len(EIGHT) == 8
+
+
+def test_the_season_export_says_each_games_night_round_and_table(client, make_night, make_game):
+    night = make_night("setback", SEVEN, rounds=1)
+    for table in round_start(night_round=night.night_rounds.get()).tables.all():
+        finish(table.game)
+    finish(make_game("setback", ("Ann", "Bob", "Cy")).game)
+    response = client.get(reverse("season_export", args=["games.json"]) + "?season=all")
+    records = json.loads(b"".join(response.streaming_content))
+    nights = sorted((r.get("night") or {}).get("table", 0) for r in records)
+    assert nights == [0, 1, 2]
+    assert {r["night"]["round"] for r in records if "night" in r} == {1}
+    assert all(
+        r["night"]["started_at"] == night.started_at.isoformat() for r in records if "night" in r
+    )
