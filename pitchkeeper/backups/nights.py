@@ -28,7 +28,9 @@ from pitchkeeper.nights.models import Attendance, Night, NightRound, NightTable
 from pitchkeeper.rules import RuleError
 
 # Written by the keys of their own below, or implied by where a row is in the file.
-NIGHT_FIELDS = carried_fields(Night, skip={"club"})
+# The plan ahead is the rules' from the seed (in player ids): a restored night plans its
+# next round again.
+NIGHT_FIELDS = carried_fields(Night, skip={"club", "plan", "plan_from"})
 ATTENDANCE_FIELDS = carried_fields(Attendance, skip={"night"})
 ROUND_FIELDS = carried_fields(NightRound, skip={"night", "sitting_out"})
 TABLE_FIELDS = carried_fields(NightTable, skip={"night_round", "teams", "game"})

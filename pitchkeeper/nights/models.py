@@ -31,6 +31,12 @@ class Night(models.Model):
     order = models.CharField(_("standing by"), max_length=5, choices=Order.choices)
     # Every plan of the night's tables is drawn from this seed, so it can be made again.
     seed = models.BigIntegerField(_("seed"))
+    # The rounds planned ahead, from round ``plan_from`` on, as the rules made them
+    # (player ids): a round is proposed from here while the players and the rounds played
+    # are those the plan was made for, so the plan's promises hold (eight players partner
+    # each other once in seven rounds); planned again from the seed when they are not.
+    plan = models.JSONField(_("plan"), default=list, blank=True)
+    plan_from = models.PositiveSmallIntegerField(_("planned from round"), default=1)
     # The room board's read-only address.
     share_token = models.CharField(
         _("share token"), max_length=43, unique=True, default=new_token, validators=TOKEN_VALIDATORS

@@ -118,19 +118,51 @@ def _finishing_orders(night_round: NightRound) -> list[list[str]]:
     return orders
 
 
+def _as_data(planned: Round) -> dict[str, Any]:
+    return {
+        "tables": [[list(team) for team in table.teams] for table in planned.tables],
+        "sitting_out": list(planned.sitting_out),
+    }
+
+
+def _from_data(data: dict[str, Any]) -> Round:
+    tables = tuple(Table(tuple(tuple(team) for team in table)) for table in data["tables"])
+    return Round(tables, tuple(data["sitting_out"]))
+
+
+def _kept_plan(night: Night, number: int, here: list[str], played: list[Round]) -> Round | None:
+    """Round ``number`` of the night's stored plan, while the players are those it was
+    made for and the rounds played since are the ones it planned."""
+    index = number - night.plan_from
+    if not 0 <= index < len(night.plan):
+        return None
+    planned = [_from_data(data) for data in night.plan[: index + 1]]
+    if sorted([*planned[index].seated, *planned[index].sitting_out]) != sorted(here):
+        return None
+    if played[night.plan_from - 1 :] != planned[:index]:
+        return None
+    return planned[index]
+
+
 def _propose(night: Night, number: int) -> NightRound:
-    """Round ``number``'s tables, planned from the rounds played, and stored."""
+    """Round ``number``'s tables: the next of the stored plan, else planned again from
+    the rounds played (or, winners moving up, from the last round's places); stored."""
     here = _ids(present(night, number))
     form = night_format(night)
-    played = list(night.night_rounds.filter(started_at__isnull=False).prefetch_related("tables"))
+    started = night.night_rounds.filter(started_at__isnull=False).prefetch_related("tables")
+    played = [as_round(r) for r in started]
     if night.progressive and played:
-        planned = progressive_round(
-            _finishing_orders(played[-1]), here, form, seed=night.seed + number
-        )
+        finished = _finishing_orders(list(started)[-1])
+        planned = progressive_round(finished, here, form, seed=night.seed + number)
     else:
-        ahead = night.rounds - number + 1 if night.rounds else OPEN_NIGHT_HORIZON
-        history = [as_round(r) for r in played]
-        planned = night_plan(here, history, form, rounds=max(1, ahead), seed=night.seed)[0]
+        kept = _kept_plan(night, number, here, played)
+        if kept is None:
+            ahead = night.rounds - number + 1 if night.rounds else OPEN_NIGHT_HORIZON
+            plan = night_plan(here, played, form, rounds=max(1, ahead), seed=night.seed)
+            night.plan, night.plan_from = [_as_data(r) for r in plan], number
+            night.save(update_fields=["plan", "plan_from"])
+            kept = plan[0]
+        planned = kept
     return _store(night, number, planned)
 
 
