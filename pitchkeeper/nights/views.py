@@ -53,7 +53,11 @@ def _night(request: HttpRequest, pk: int) -> Night:
 def night_list(request: HttpRequest) -> HttpResponse:
     club = request.membership.club  # type: ignore[attr-defined]
     page = page_of(club.nights.all(), request.GET.get("page"), NIGHTS_PAGE)
-    context = {"page": page, "nights": nights_listed(page.object_list)}
+    context = {
+        "page": page,
+        "nights": nights_listed(page.object_list),
+        "can_score": request.membership.can_score,  # type: ignore[attr-defined]
+    }
     return render(
         request,
         "nights/night_list.html#nights" if is_partial(request) else "nights/night_list.html",
@@ -113,7 +117,8 @@ def _night_context(night: Night) -> dict[str, Any]:
 def night_detail(request: HttpRequest, pk: int) -> HttpResponse:
     night = _night(request, pk)
     template = "nights/night.html#round" if is_partial(request) else "nights/night.html"
-    return render(request, template, _night_context(night))
+    context = _night_context(night) | {"can_score": request.membership.can_score}  # type: ignore[attr-defined]
+    return render(request, template, context)
 
 
 def _act(request: HttpRequest, pk: int, act: Callable[[Night], str | None]) -> HttpResponse:

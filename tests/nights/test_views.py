@@ -165,7 +165,11 @@ def test_a_viewer_reads_but_cannot_change_a_night(client, club, make_night):
     viewer = get_user_model().objects.create_user("viewer", password=PASSWORD)
     Membership.objects.create(club=club, user=viewer, role=Role.VIEWER)
     sign_in(client, viewer, club)
-    assert client.get(reverse("night", args=[night.pk])).status_code == 200
+    page = client.get(reverse("night", args=[night.pk]))
+    assert page.status_code == 200 and "Table 1" in text(page)
+    # No button a viewer may not press.
+    assert "<form" not in page.content.decode().split('id="round"')[1].split("</main>")[0]
+    assert "Start a night" not in text(client.get(reverse("nights")))
     assert client.post(reverse("night_round_start", args=[night.pk])).status_code == 403
     table = night.night_rounds.get().tables.first()
     assert client.post(reverse("night_table_start", args=[table.token])).status_code == 403
