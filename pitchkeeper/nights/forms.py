@@ -11,11 +11,9 @@ from django.utils.translation import gettext_lazy as _
 from pitchkeeper.clubs.models import Club, Player
 from pitchkeeper.games.words import preset_label, refusal_text
 from pitchkeeper.nights.models import Night
+from pitchkeeper.nights.services import MOST_ROUNDS
 from pitchkeeper.rules import PRESETS, RuleError
 from pitchkeeper.rules.record import MAX_NAME_LENGTH, check_name
-
-# More rounds than an evening, a weekend or a week's holiday holds.
-MOST_ROUNDS = 99
 
 
 class NightForm(forms.Form):

@@ -40,6 +40,8 @@ from pitchkeeper.seasons.ledger import payment_record
 from pitchkeeper.seasons.models import GameLine
 from pitchkeeper.seasons.spans import span_for
 
+# More rounds than an evening, a weekend or a week's holiday holds.
+MOST_ROUNDS = 99
 # A night that runs until the players stop is planned this many rounds ahead (a full
 # rotation of partners for eight), so that its first rounds leave good ones for later.
 OPEN_NIGHT_HORIZON = 7
@@ -182,6 +184,14 @@ def night_start(
     its first round proposed."""
     if preset not in PRESETS:
         raise ValidationError(_("Choose one of the presets."), code="preset")
+    if order not in Night.Order.values:
+        raise ValidationError(_("Choose how the night is won."), code="order")
+    if rounds is not None and not 1 <= rounds <= MOST_ROUNDS:
+        raise ValidationError(
+            _("A night has 1 to %(most)d rounds, or none to play until you stop.")
+            % {"most": MOST_ROUNDS},
+            code="rounds",
+        )
     if any(player.club_id != club.pk for player in players):
         raise ValueError("the players must be of the club")
     if len({p.pk for p in players}) != len(players):

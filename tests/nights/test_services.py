@@ -245,3 +245,20 @@ def test_a_swap_or_a_newcomer_plans_the_rest_again(make_night, club):
     player_arrive(night=night, player=Player.objects.create(club=club, name="Ivy"))
     night.refresh_from_db()
     assert night.plan_from == 2 and len(as_round(night.night_rounds.get(number=2)).seated) == 8
+
+
+@pytest.mark.parametrize(
+    ("change", "words"),
+    [
+        ({"order": "loudest"}, "Choose how the night is won."),
+        ({"rounds": 0}, "A night has 1 to 99 rounds"),
+        ({"rounds": 2**63}, "A night has 1 to 99 rounds"),
+        ({"preset": "snap"}, "Choose one of the presets."),
+    ],
+)
+def test_a_night_the_service_cannot_start_is_refused_and_nothing_saved(make_night, change, words):
+    from pitchkeeper.nights.models import Night
+
+    with pytest.raises(ValidationError, match=words):
+        make_night(**{"preset": "setback", "names": SEVEN, **change})
+    assert not Night.objects.exists()
