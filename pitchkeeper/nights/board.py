@@ -13,8 +13,8 @@ from django.utils.crypto import salted_hmac
 from pitchkeeper.clubs.models import Player
 from pitchkeeper.games.models import Game
 from pitchkeeper.nights.models import Night, NightRound, NightTable
-from pitchkeeper.nights.services import night_games, present
-from pitchkeeper.rules.nights import Standing, Table, night_standing
+from pitchkeeper.nights.services import last_round, next_round_number, night_games, present
+from pitchkeeper.rules.nights import Standing, night_standing
 
 
 @dataclass(frozen=True)
@@ -45,7 +45,6 @@ class RoundView:
 
 def _table(table: NightTable, names: dict[int, str]) -> TableView:
     game: Game | None = table.game
-    seats = [int(pk) for pk in Table(tuple(map(tuple, table.teams))).players]
     scores: list[tuple[str, int]] = []
     dealer = None
     if game is not None and game.standing:
@@ -57,7 +56,7 @@ def _table(table: NightTable, names: dict[int, str]) -> TableView:
     done = game is not None and (game.finished_at is not None or game.deleted_at is not None)
     return TableView(
         table,
-        [names[pk] for pk in seats],
+        [names[pk] for pk in table.seated],
         [[names[pk] for pk in team] for team in table.teams],
         scores,
         dealer,
@@ -72,7 +71,7 @@ def round_view(night_round: NightRound) -> RoundView:
 
 
 def current_round(night: Night) -> RoundView | None:
-    last = night.night_rounds.order_by("-number").first()
+    last = last_round(night)
     return round_view(last) if last else None
 
 
@@ -81,9 +80,7 @@ def standing(night: Night) -> tuple[Standing, ...]:
 
 
 def here_now(night: Night) -> list[Player]:
-    last = night.night_rounds.order_by("-number").first()
-    number = last.number + (last.started_at is not None) if last else 1
-    return present(night, number)
+    return present(night, next_round_number(night))
 
 
 def board_etag(night: Night, part: str, language: str) -> str:

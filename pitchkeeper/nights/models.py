@@ -13,6 +13,7 @@ from django.utils.translation import gettext_lazy as _
 
 from pitchkeeper.clubs.models import TOKEN_VALIDATORS, Club, Player, new_token
 from pitchkeeper.games.models import Game
+from pitchkeeper.rules.nights import Table
 from pitchkeeper.seasons.models import Payment
 
 
@@ -142,3 +143,8 @@ class NightTable(models.Model):
 
     def __str__(self) -> str:
         return f"{self.night_round} / {self.number}"
+
+    @property
+    def seated(self) -> list[int]:
+        """The players' ids clockwise from the first seat, partners apart."""
+        return [int(pk) for pk in Table(tuple(map(tuple, self.teams))).players]

@@ -115,8 +115,7 @@ def _finishing_orders(night_round: NightRound) -> list[list[str]]:
         places = dict(
             GameLine.objects.filter(game_id=table.game_id).values_list("player_id", "place")
         )
-        seated = [pk for team in table.teams for pk in team]
-        orders.append([str(pk) for pk in sorted(seated, key=lambda pk: places.get(pk, 99))])
+        orders.append([str(pk) for pk in sorted(table.seated, key=lambda pk: places.get(pk, 99))])
     return orders
 
 
@@ -217,8 +216,19 @@ def night_start(
     return night
 
 
-def _last_round(night: Night) -> NightRound | None:
+def last_round(night: Night) -> NightRound | None:
+    """The night's latest round, started or only proposed."""
     return night.night_rounds.order_by("-number").first()
+
+
+def _last_started(night: Night) -> NightRound | None:
+    return night.night_rounds.filter(started_at__isnull=False).order_by("-number").first()
+
+
+def next_round_number(night: Night) -> int:
+    """The first round not started: who comes now plays from it."""
+    last = last_round(night)
+    return last.number + (last.started_at is not None) if last else 1
 
 
 def _unfinished(night_round: NightRound) -> list[NightTable]:
@@ -252,7 +262,7 @@ def round_next(*, night: Night) -> NightRound:
     if the last round has not started)."""
     night = _locked(night)
     _open(night)
-    last = _last_round(night)
+    last = last_round(night)
     if last is not None and last.started_at is None:
         return last
     number = last.number + 1 if last else 1
@@ -280,7 +290,7 @@ def round_swap(*, night_round: NightRound, first: Player, second: Player) -> Nig
     if first.pk == second.pk:
         raise ValidationError(_("Choose two different players to swap."), code="same")
     swap = {first.pk: second.pk, second.pk: first.pk}
-    seated = {pk for table in night_round.tables.all() for team in table.teams for pk in team}
+    seated = {pk for table in night_round.tables.all() for pk in table.seated}
     missing = [p for p in (first, second) if p.pk not in seated | set(night_round.sitting_out)]
     if missing:
         raise RuleError("night_not_here", {"name": missing[0].name}, field="tables")
@@ -309,7 +319,7 @@ def round_start(*, night_round: NightRound) -> NightRound:
     players = {p.pk: p for p in here}
     rules = night_rules(night)
     for table in night_round.tables.all():
-        ordered = [players[int(pk)] for pk in Table(tuple(map(tuple, table.teams))).players]
+        ordered = [players[pk] for pk in table.seated]
         teams = None
         if rules.partnership:
             teams = {
@@ -328,7 +338,7 @@ def round_start(*, night_round: NightRound) -> NightRound:
 def _replan(night: Night) -> None:
     """A proposal not yet started planned again for who is here now."""
     _changed(night)
-    last = _last_round(night)
+    last = last_round(night)
     if last is not None and last.started_at is None:
         number = last.number
         last.delete()
@@ -342,8 +352,7 @@ def player_arrive(*, night: Night, player: Player) -> Attendance:
     _open(night)
     if player.club_id != night.club_id:
         raise ValueError("the player must be of the night's club")
-    last = _last_round(night)
-    first = (last.number + (last.started_at is not None)) if last else 1
+    first = next_round_number(night)
     attendance, made = Attendance.objects.get_or_create(
         night=night, player=player, defaults={"first_round": first}
     )
@@ -366,7 +375,7 @@ def player_leave(*, night: Night, player: Player) -> Attendance:
     attendance = Attendance.objects.filter(night=night, player=player, last_round=None).first()
     if attendance is None:
         raise ValidationError(_("%(name)s is not here.") % {"name": player.name}, code="away")
-    started = night.night_rounds.filter(started_at__isnull=False).order_by("-number").first()
+    started = _last_started(night)
     attendance.last_round = max(started.number if started else 0, attendance.first_round - 1)
     attendance.save(update_fields=["last_round"])
     _replan(night)
@@ -390,7 +399,7 @@ def night_games(night: Night) -> list[NightGame]:
 
 
 def unfinished_tables(night: Night) -> list[NightTable]:
-    last = night.night_rounds.filter(started_at__isnull=False).order_by("-number").first()
+    last = _last_started(night)
     return _unfinished(last) if last else []
 
 
@@ -407,7 +416,7 @@ def night_close(*, night: Night, by: Any, unfinished_ok: bool = False) -> Night:
         raise ValidationError(
             _("A game is still being played: close the night anyway?"), code="unfinished"
         )
-    last = _last_round(night)
+    last = last_round(night)
     if last is not None and last.started_at is None:
         last.delete()
     players = {p.name: p for p in Player.objects.filter(club=night.club)}
