@@ -20,8 +20,8 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST, require_safe
 
-from pitchkeeper.clubs.access import club_view, role_allows
-from pitchkeeper.clubs.models import Membership, Player
+from pitchkeeper.clubs.access import club_membership, club_view
+from pitchkeeper.clubs.models import Player
 from pitchkeeper.clubs.players import roster
 from pitchkeeper.core.pages import is_partial, polled
 from pitchkeeper.core.paging import page_of
@@ -30,6 +30,7 @@ from pitchkeeper.nights.board import board_etag, current_round, here_now, nights
 from pitchkeeper.nights.forms import NightForm, PlayerForm, SwapForm
 from pitchkeeper.nights.models import Night, NightTable
 from pitchkeeper.nights.services import (
+    last_round,
     night_close,
     night_start,
     player_arrive,
@@ -121,15 +122,17 @@ def night_detail(request: HttpRequest, pk: int) -> HttpResponse:
     return render(request, template, context)
 
 
+def _refused(error: ValidationError | RuleError) -> str:
+    return refusal_text(error) if isinstance(error, RuleError) else " ".join(error.messages)
+
+
 def _act(request: HttpRequest, pk: int, act: Callable[[Night], str | None]) -> HttpResponse:
     """Run one action on the night and come back to it, with its message."""
     night = _night(request, pk)
     try:
         done = act(night)
-    except ValidationError as error:
-        messages.error(request, " ".join(error.messages))
-    except RuleError as error:
-        messages.error(request, refusal_text(error))
+    except (ValidationError, RuleError) as error:
+        messages.error(request, _refused(error))
     else:
         if done:
             messages.success(request, done)
@@ -150,7 +153,7 @@ def night_next(request: HttpRequest, pk: int) -> HttpResponse:
 @club_view("score")
 def night_round_start(request: HttpRequest, pk: int) -> HttpResponse:
     def act(night: Night) -> str | None:
-        shown = night.night_rounds.order_by("-number").first()
+        shown = last_round(night)
         if shown is None:
             raise Http404
         round_start(night_round=shown)
@@ -169,7 +172,7 @@ def _player(night: Night, pk: int) -> Player:
 @club_view("score")
 def night_swap(request: HttpRequest, pk: int) -> HttpResponse:
     def act(night: Night) -> str | None:
-        shown = night.night_rounds.order_by("-number").first()
+        shown = last_round(night)
         names = [(p.pk, p.name) for p in here_now(night)]
         form = SwapForm(request.POST, players=names)
         if shown is None or not form.is_valid():
@@ -240,12 +243,12 @@ def night_table(request: HttpRequest, token: str) -> HttpResponse:
     table and a button that starts the round."""
     table = get_object_or_404(NightTable.objects.select_related("night_round__night"), token=token)
     night = table.night_round.night
-    if not Membership.objects.filter(user=request.user, club=night.club).exists():
-        raise Http404
+    club_membership(request, night.club_id)
     if table.game_id is not None:
         return redirect("game", pk=table.game_id)
+    # A table of an earlier round whose game was deleted is no longer the round's.
     shown = current_round(night)
-    mine = next(t for t in shown.tables if t.table.pk == table.pk) if shown else None
+    mine = next((t for t in shown.tables if t.table.pk == table.pk), None) if shown else None
     return render(
         request, "nights/night_table.html", {"night": night, "table": mine, "round": shown}
     )
@@ -254,17 +257,11 @@ def night_table(request: HttpRequest, token: str) -> HttpResponse:
 @require_POST
 def night_table_start(request: HttpRequest, token: str) -> HttpResponse:
     table = get_object_or_404(NightTable.objects.select_related("night_round__night"), token=token)
-    membership = Membership.objects.filter(
-        user=request.user, club=table.night_round.night.club
-    ).first()
-    if membership is None:
-        raise Http404
-    role_allows(membership.role, "score")
+    club_membership(request, table.night_round.night.club_id, "score")
     try:
         round_start(night_round=table.night_round)
     except (ValidationError, RuleError) as error:
-        text = refusal_text(error) if isinstance(error, RuleError) else " ".join(error.messages)
-        messages.error(request, text)
+        messages.error(request, _refused(error))
         return redirect("night_table", token=token)
     table.refresh_from_db()
     return redirect("game", pk=table.game_id)

@@ -225,3 +225,15 @@ def test_the_season_export_says_each_games_night_round_and_table(client, make_ni
     assert all(
         r["night"]["started_at"] == night.started_at.isoformat() for r in records if "night" in r
     )
+
+
+def test_the_link_of_an_earlier_tables_game_deleted_for_good_says_so(client, make_night):
+    night = make_night(rounds=2)
+    for table in round_start(night_round=night.night_rounds.get()).tables.all():
+        finish(table.game)
+    client.post(reverse("night_next", args=[night.pk]))
+    old = night.night_rounds.get(number=1).tables.get(number=1)
+    Game.objects.filter(pk=old.game_id).delete()
+    response = client.get(reverse("night_table", args=[old.token]))
+    assert response.status_code == 200
+    assert "This table's round was changed" in text(response)
