@@ -179,7 +179,9 @@ def fewest_repeats(rounds: Sequence[Round], form: Format) -> tuple[int, int]:
     return (partners + 1) // 2, (opponents + 1) // 2
 
 
-def _first_tables(seated: Sequence[str], sizes: Sequence[int], form: Format, turn: int) -> Round:
+def _first_tables(
+    seated: Sequence[str], sizes: Sequence[int], form: Format, turn: int
+) -> tuple[Table, ...]:
     """A starting seating: with partners, the round-robin ("circle") pairing of turn
     ``turn``, which pairs each player with a new partner for len(seated) - 1 turns; then
     the teams in order to the tables."""
@@ -200,7 +202,7 @@ def _first_tables(seated: Sequence[str], sizes: Sequence[int], form: Format, tur
         count = size // form.team_size
         tables.append(Table(tuple(teams[at : at + count])))
         at += count
-    return Round(tuple(tables))
+    return tuple(tables)
 
 
 def _swapped(r: Round, a: tuple[int, int, int], b: tuple[int, int, int]) -> Round:
@@ -232,8 +234,7 @@ def night_plan(
     for turn in range(rounds):
         out = sitting_out_next(order, [*played, *plan], len(order) - sum(sizes), rng)
         seated = [name for name in order if name not in out]
-        first = _first_tables(seated, sizes, form, len(played) + turn)
-        plan.append(Round(first.tables, out))
+        plan.append(Round(_first_tables(seated, sizes, form, len(played) + turn), out))
     if len(sizes) == 1 and not form.partnership:
         return tuple(plan)  # one cutthroat table: everybody meets everybody anyway
     meetings = Meetings.of([*played, *plan])
