@@ -22,9 +22,6 @@ from django.utils.autoreload import DJANGO_AUTORELOAD_ENV
 from django_tasks import task_backends
 from django_tasks_db.backend import DatabaseBackend
 
-# How long Ctrl+C waits for the task worker to stop before it is killed.
-WORKER_STOP_SECONDS = 10
-
 
 class Command(BaseCommand):
     help = "Run the development server and, beside it, the task worker (db_worker)."
@@ -55,10 +52,4 @@ class Command(BaseCommand):
         finally:
             if worker is not None:
                 os.killpg(worker.pid, signal.SIGTERM)
-                # The worker finishes the step it is in; one that does not stop in time
-                # (seen once on a loaded machine) must not keep Ctrl+C from returning.
-                try:
-                    worker.wait(timeout=WORKER_STOP_SECONDS)
-                except subprocess.TimeoutExpired:
-                    os.killpg(worker.pid, signal.SIGKILL)
-                    worker.wait()
+                worker.wait()
