@@ -19,7 +19,13 @@ from pitchkeeper.games.replay import game_state
 from pitchkeeper.nights.models import Night, NightTable
 from pitchkeeper.rules.engine import settled_per_player
 from tests.browser.test_game import newest_hand, pick, pick_contract, save
-from tests.browser.test_offline import OFFLINE_LOGS, SYNCED, open_kept, queue, waiting
+from tests.browser.test_offline import (
+    OFFLINE_LOGS,
+    SYNCED,
+    kept,
+    open_kept,
+    queue,
+)
 from tests.conftest import EIGHT
 
 pytestmark = pytest.mark.browser
@@ -143,7 +149,7 @@ def test_a_night_of_eight_at_two_partnership_tables(phone, club):
                 winners = teams_of(table)[index]
                 hand(page, seats[turn], winners, keys, online=page is not offline)
                 if page is offline:
-                    expect(waiting(page)).to_contain_text(f"{turn + 1} hand")
+                    kept(page, turn + 1)
                 else:
                     card = board.locator(f'.tables > li:has(h3:has-text("Table {table.number}"))')
                     total = card.locator(f'.totals li:has(span:text-is("{winners}")) strong')

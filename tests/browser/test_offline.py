@@ -105,6 +105,15 @@ def waiting_text(count: int) -> str:
     return f"{count} hand{'' if count == 1 else 's'} waiting to be sent"
 
 
+def kept(page: Any, count: int) -> None:
+    """Wait until ``count`` hands wait on the phone and the form takes taps again. Both
+    come once the phone's engine has read the hand and worked out the totals, which on
+    a first offline save waits for the engine to start: a person waits as well."""
+    expect(waiting(page)).to_have_text(waiting_text(count), timeout=ENGINE_START)
+    form = page.locator("form.hand-form")
+    expect(form).not_to_have_attribute("aria-busy", "true", timeout=ENGINE_START)
+
+
 def shown_roles(page: Any) -> tuple[str, str]:
     """Who the screen says deals and bids first, the same on the grid's rows and the
     tiles (the page's words for screen readers too)."""
@@ -167,7 +176,7 @@ def test_five_hands_offline_through_a_reload_are_recorded_once(phone, make_game)
     for count, (pitcher, bid, taker) in enumerate(FIVE, start=1):
         enter(page, pitcher, bid, taker)
         save(page)
-        expect(waiting(page)).to_have_text(waiting_text(count))
+        kept(page, count)
         # The next hand's dealer, as the phone's engine has it, on the heading, the
         # grid's rows and the tiles; the player on their left bids first.
         dealer = SETBACK_TABLE[count % 3]
@@ -290,10 +299,10 @@ def test_hands_wait_through_a_browser_restart_and_a_second_tab(phone, make_game,
     open_kept(page, game)
     phone.allow(OFFLINE_LOGS)
     page.context.set_offline(True)
-    for pitcher, bid, taker in FIVE[:2]:
+    for count, (pitcher, bid, taker) in enumerate(FIVE[:2], start=1):
         enter(page, pitcher, bid, taker)
         save(page)
-    expect(waiting(page)).to_have_text(waiting_text(2))
+        kept(page, count)
 
     # Another tab of the same browser sees the same two, and adds a third after them.
     tab = phone.new_page(page.context)
@@ -351,7 +360,7 @@ def test_taps_for_the_next_hand_survive_the_sync(phone, make_game):
     save(page)
     # Kept, and the form cleared for the next hand, which is half entered when the
     # network returns.
-    expect(waiting(page)).to_have_text(waiting_text(1))
+    kept(page, 1)
     enter(page, "Cy", 3, "Cy")
 
     page.context.set_offline(False)

@@ -23,6 +23,7 @@ from tests.browser.test_offline import (
     FIVE,
     OFFLINE_LOGS,
     SYNCED,
+    kept,
     open_kept,
     queue,
     shown_roles,
@@ -56,7 +57,7 @@ def kept_offline(page: Any, game: Any, hands: list[tuple[str, int, str]]) -> Non
     for count, (pitcher, bid, taker) in enumerate(hands, start=1):
         enter(page, pitcher, bid, taker)
         save(page)
-        expect(waiting(page)).to_have_text(waiting_text(count))
+        kept(page, count)
 
 
 def two_kept_then_signed_out(phone: Any, make_game: Any) -> tuple[Any, Any]:
