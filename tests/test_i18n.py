@@ -114,7 +114,7 @@ WORDS = {
         # A bid made is "выполнена" everywhere, as in seed 000.
         (None, "Made at %(bid)s"): "Заявка %(bid)s выполнена",
         (None, "Bids made"): "Выполненные заявки",
-        ("bid", "made"): "выполнена",
+        (None, "made"): "выполнена",
         ("badge", "winner"): "победитель",
         ("season", "Name"): "Название",
         (None, "Edit"): "Изменить",
@@ -140,7 +140,7 @@ WORDS = {
         (None, "Change"): "Endre",
         # The pitcher fell short of the bid, not "bid too little".
         (None, "short, excused by the revoke"): "kom til kort, unnskyldt av renons",
-        ("bid", "made"): "klart",
+        (None, "made"): "klart",
         (None, "just now"): "akkurat nå",
     },
 }
@@ -312,7 +312,7 @@ def test_live_scoreboard_in_russian(client, game):
     assert "Счёт онлайн" in html
     assert "в дыре" in html
     assert "✗ отсадка" in html
-    assert "ренонс: Bob" in html
+    assert "Ренонс: Bob" in html
     assert 'aria-label="-2 очка"' in html  # Bob, in the hole
 
 

@@ -1,5 +1,5 @@
-"""A replayed game as the table sees it: the scoreboard with its settlement, the win
-reason, and the hand-by-hand history.
+"""A replayed game as the table sees it: the scoreboard with its settlement and the win
+reason (its hands in words are hand_words').
 
 The numbers come from the rules engine (through replay.GameState); this module only
 puts them in words and arranges them."""
@@ -16,10 +16,9 @@ from django.utils.translation import ngettext
 from pitchkeeper.games.chips import chips_said
 from pitchkeeper.games.models import Game
 from pitchkeeper.games.replay import GameState
-from pitchkeeper.games.words import bid_label, category_label, points_taken
+from pitchkeeper.games.words import bid_label, category_label
 from pitchkeeper.rules import (
     HandResult,
-    Ruleset,
     eldest_of,
 )
 
@@ -231,94 +230,3 @@ def _pitchers(state: GameState, hand: HandResult) -> str:
     if hand.partner is not None:
         sides.append(state.record.seating.side_of(hand.partner))
     return " & ".join(dict.fromkeys(sides))
-
-
-@dataclass(frozen=True)
-class PointTaken:
-    label: str
-    went_to: str
-
-
-@dataclass(frozen=True)
-class HandRow:
-    number: int
-    dealer: str
-    kind: str
-    pitcher: str | None
-    # The bid in words: "3", "6 for 12", "Shoot the moon".
-    bid: str | None
-    # A numbered bid that needed every point (a moon bid says so in its name).
-    smudge: bool
-    made: bool | None
-    points: tuple[PointTaken, ...]
-    revoked: tuple[str, ...]
-    # The players whose hands forced a bid (nine-five).
-    forced: tuple[str, ...]
-    changes: tuple[tuple[str, int], ...]
-    # Where the pitcher calls a partner: who it was, or that the pitcher played alone.
-    partner_note: str = ""
-    # "made", "set" (set back) or "excused" (short of the bid, but another side revoked).
-    outcome: str = ""
-    # Whose bid the dealer took by equalling it.
-    stolen_from: str | None = None
-    # The points the pitching side took, by name.
-    pitcher_took: tuple[str, ...] = ()
-
-
-def history(state: GameState, *, first: int = 1, last: int | None = None) -> list[HandRow]:
-    """Hands ``first`` to ``last`` (by default all of them), latest first, as the
-    history lists them. Only those hands are put in words, so that a screen showing
-    the latest few costs the same however long the game is."""
-    rules = state.record.rules
-    start, stop = max(first, 1) - 1, len(state.result.hands) if last is None else last
-    rows = []
-    for hand, record in zip(
-        state.result.hands[start:stop], state.record.hands[start:stop], strict=True
-    ):
-        points = tuple(PointTaken(*taken) for taken in points_taken(hand.points, rules))
-        rows.append(
-            HandRow(
-                number=hand.number,
-                dealer=hand.dealer,
-                kind=hand.kind,
-                pitcher=hand.pitcher,
-                bid=None if hand.bid is None else bid_label(rules, hand.bid),
-                smudge=hand.smudge and not isinstance(hand.bid, str),
-                made=hand.made,
-                points=points,
-                revoked=hand.revoked,
-                forced=record.forced,
-                changes=tuple((side, hand.delta[side]) for side in state.result.sides)
-                if hand.delta
-                else (),
-                partner_note=_partner_note(rules, hand),
-                outcome=_outcome(hand),
-                stolen_from=_stolen_from(record.auction, hand),
-                pitcher_took=tuple(p.label for p in points if p.went_to == hand.pitching_side),
-            )
-        )
-    return rows[::-1]
-
-
-def _outcome(hand: HandResult) -> str:
-    if hand.bid is None:
-        return ""
-    if hand.made:
-        return "made"
-    return "set" if hand.pitching_side in hand.set_back else "excused"
-
-
-def _stolen_from(auction: tuple[tuple[str, object], ...] | None, hand: HandResult) -> str | None:
-    """Who bid first what the dealer then bid too and took: a steal."""
-    if not auction or hand.pitcher != hand.dealer:
-        return None
-    bids = [(name, bid) for name, bid in auction if bid is not None]
-    return next((name for name, bid in bids[:-1] if bid == hand.bid), None)
-
-
-def _partner_note(rules: Ruleset, hand: HandResult) -> str:
-    if not rules.called_partner or hand.kind != "played":
-        return ""
-    if hand.partner is None:
-        return _("played alone")
-    return _("partner: %(name)s") % {"name": hand.partner}

@@ -20,8 +20,6 @@ from pitchkeeper.games.board import Board
 from pitchkeeper.games.board import result_text as board_result_text
 from pitchkeeper.games.chips import chips_said
 from pitchkeeper.games.models import Game
-from pitchkeeper.games.words import bid_label
-from pitchkeeper.rules import Bid, Ruleset
 
 register = template.Library()
 
@@ -66,12 +64,6 @@ def _qr_svg(url: str, label: str) -> SafeString:
     # format_html escapes the label in the attribute.
     labelled = format_html('<svg role="img" aria-label="{}" ', label)
     return mark_safe(svg.replace("<svg ", labelled, 1))
-
-
-@register.filter
-def bid_words(bid: Bid | None, rules: Ruleset) -> str:
-    """``{{ hand.bid|bid_words:rules }}``: a bid in words, "6 for 12" or "Shoot the moon"."""
-    return "" if bid is None else bid_label(rules, bid)
 
 
 @register.simple_tag(name="chips")

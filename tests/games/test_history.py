@@ -405,3 +405,25 @@ def test_any_page_of_the_history_and_the_deleted_games(client, game, page):
     for url in (reverse("game_history", args=[game.pk]), reverse("games_deleted")):
         assert client.get(url, {"page": page}).status_code == 200
         assert client.get(url, {"page": page}, **HTMX).status_code == 200
+
+
+def test_the_history_words_a_hand_as_the_game_screen_does_and_an_auction_as_bid(client, make_game):
+    """One wording of a hand (games/game_hands.html#hand) on every screen; an entry the
+    history keeps is not replayed, so an auction is given bid by bid, with nothing of
+    how the hand went."""
+    game = make_game("plain-auction-pitch").game
+    auction = (("Bob", 2), ("Cy", None), ("Dee", 3), ("Ann", None))
+    points = {"high": "Dee", "low": "Dee", "jack": "Dee", "game": "Bob"}
+    hand_record(game=game, record=HandRecord(auction=auction, points=points))
+    hand_record(game=game, record=HandRecord(misdeal=True))
+
+    history = client.get(reverse("game_history", args=[game.pk])).content.decode()
+    hands = client.get(reverse("game_hands", args=[game.pk])).content.decode()
+
+    assert "Auction: Bob 2, Cy pass, Dee 3, Ann pass" in history
+    assert "Dee bid 3" in hands and "Auction:" not in hands
+    assert "tag made" not in history and "✓ made" in hands
+    # The same points line and the same misdeal sentence on both screens.
+    taken = "High: Dee · Low: Dee · Jack: Dee · Game: Bob"
+    assert taken in re.sub(r"\s+", " ", hands) and taken in re.sub(r"\s+", " ", history)
+    assert "Misdeal: the deal passes on." in hands and "Misdeal: the deal passes on." in history

@@ -88,7 +88,7 @@ def test_a_forced_bid_of_nine_is_saved_with_who_was_forced(client, make_game, ht
     assert (state.result.hands[0].pitcher, state.result.hands[0].bid) == ("Bob", 9)
     assert "Forced to bid: Cy" in table.page()
     history = client.get(reverse("game_history", args=[table.game.pk])).content.decode()
-    assert "forced to bid: Cy" in history
+    assert "Forced to bid: Cy" in history
     assert game_export(game=table.game)["hands"][0]["forced"] == ["Cy"]
 
 

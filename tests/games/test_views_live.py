@@ -78,9 +78,10 @@ def test_a_set_pitcher_and_the_winner_are_shown(client, game):
 
     html = client.get(live_url(game), **HTMX).content.decode()
 
-    assert "✗ set" in html
+    # In the game screen's words (games/game_hands.html#hand).
+    assert 'Bob bid 3 <span class="tag set">✗ set back</span>' in html
     assert "Bob -3" in html
-    assert "✓ smudge" in html
+    assert 'Cy bid 4 (smudge) <span class="tag made">✓ made</span>' in html
     assert "Cy wins with a smudge: bid 4, took every point, and was not in the hole" in html
 
 

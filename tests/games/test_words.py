@@ -6,8 +6,7 @@ from __future__ import annotations
 import pytest
 from django.utils import translation
 
-from pitchkeeper.games.board import history
-from pitchkeeper.games.changes import hand_words
+from pitchkeeper.games.hand_words import entered_row, history
 from pitchkeeper.games.hands import hand_record
 from pitchkeeper.games.words import STANDARD_LABELS, category_label, point_name
 from pitchkeeper.rules import PRESETS, HandRecord
@@ -27,15 +26,18 @@ def test_a_point_is_named_from_its_key_as_the_game_screen_names_it():
 
 
 @pytest.mark.django_db
-def test_the_hand_list_and_the_history_put_a_hands_points_in_the_same_words(make_game):
+def test_a_hand_replayed_and_as_entered_is_put_in_the_same_words(make_game):
     state = make_game("pitch-with-bidding", ("Ann", "Bob"))
     counts = {"jacks": {"Ann": 2, "Bob": 0}, "queens": {"Ann": 0, "Bob": 0}}
     points = {"high": "Ann", "low": "Bob", **counts, "kings": {}, "aces": {"Ann": 1}}
     state = hand_record(game=state.game, record=HandRecord(pitcher="Ann", bid=2, points=points))
     change = state.game.changes.get()
 
-    listed = [f"{taken.label}: {taken.went_to}" for taken in history(state)[0].points]
-    assert listed == list(hand_words(change.after, state.record.rules).points)
+    replayed = history(state)[0]
+    entered = entered_row(change.after, state.record.rules, number=1)
+    shown = ("number", "dealer", "kind", "pitcher", "bid", "points", "revoked", "forced")
+    assert [getattr(entered, name) for name in shown] == [getattr(replayed, name) for name in shown]
+    listed = [f"{taken.label}: {taken.went_to}" for taken in replayed.points]
     assert listed == [
         "High: Ann",
         "Low: Bob",

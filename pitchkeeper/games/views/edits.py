@@ -15,8 +15,9 @@ from django_htmx.http import HttpResponseClientRedirect
 from pitchkeeper.clubs.access import ROLES_FOR
 from pitchkeeper.core.paging import page_of
 from pitchkeeper.games.access import member_game
-from pitchkeeper.games.changes import change_rows, hand_words
+from pitchkeeper.games.changes import change_rows
 from pitchkeeper.games.forms.hand import HandForm, initial_for
+from pitchkeeper.games.hand_words import entered_row
 from pitchkeeper.games.hands import Conflict, change_restore, hand_delete, hand_edit, hand_record
 from pitchkeeper.games.models import Game, HandChange
 from pitchkeeper.games.replay import GameState, game_state
@@ -134,7 +135,7 @@ def _edit_conflict(request: HttpRequest, game: Game, number: int, message: str) 
         "misdeal": state.record.hands[number - 1].misdeal,
         "version": state.hands[number - 1].version,
         "notice": message,
-        "current": hand_words(state.hand_data(number), state.record.rules),
+        "current": entered_row(state.hand_data(number), state.record.rules, number=number),
     }
     template = "games/hand_edit.html#form" if request.htmx else "games/hand_edit.html"
     return render(request, template, context, status=409)
@@ -314,8 +315,10 @@ def _render_plan(
         "game": game,
         "change": change,
         "plan": plan,
-        "hand": hand_words(plan.hand, rules),
-        "replaced": hand_words(plan.replaced, rules) if plan.replaced else None,
+        "hand": entered_row(plan.hand, rules, number=plan.number),
+        "replaced": entered_row(plan.replaced, rules, number=plan.number)
+        if plan.replaced
+        else None,
         "notice": notice,
     }
     template = "games/change_restore.html#changes" if request.htmx else "games/change_restore.html"

@@ -14,6 +14,7 @@ from django.utils.translation import get_language
 
 from pitchkeeper.core.pages import is_partial, polled
 from pitchkeeper.games.board import board
+from pitchkeeper.games.hand_words import history
 from pitchkeeper.games.models import Game
 from pitchkeeper.games.replay import game_state
 
@@ -43,8 +44,7 @@ def live(request: HttpRequest, token: str) -> HttpResponse:
     state = game_state(game=game)
     context = {
         "board": board(state),
-        "hands": state.result.hands[::-1][:RECENT_HANDS],
-        "rules": state.record.rules,
+        "hands": history(state, first=len(state.result.hands) - RECENT_HANDS + 1),
     }
     return render(
         request, "games/live.html#board" if is_partial(request) else "games/live.html", context

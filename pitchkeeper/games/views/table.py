@@ -18,9 +18,10 @@ from django.views.decorators.http import require_GET, require_POST
 
 from pitchkeeper.clubs.access import ROLES_FOR, Need
 from pitchkeeper.games.access import member_game
-from pitchkeeper.games.board import board, history
+from pitchkeeper.games.board import board
 from pitchkeeper.games.chart import chart
 from pitchkeeper.games.forms.hand import HandForm
+from pitchkeeper.games.hand_words import history
 from pitchkeeper.games.hands import Basis, Conflict, basis_check, hand_record, token_recorded
 from pitchkeeper.games.models import Game
 from pitchkeeper.games.replay import GameState, game_state
