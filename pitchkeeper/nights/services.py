@@ -341,8 +341,13 @@ def _replan(night: Night) -> None:
     last = last_round(night)
     if last is not None and last.started_at is None:
         number = last.number
+        # A table's link or QR code, once handed out, still opens that table.
+        tokens = dict(last.tables.values_list("number", "token"))
         last.delete()
-        _propose(night, number)
+        tables = list(_propose(night, number).tables.all())
+        for table in tables:
+            table.token = tokens.get(table.number, table.token)
+        NightTable.objects.bulk_update(tables, ["token"])
 
 
 @transaction.atomic

@@ -9,7 +9,7 @@ from django.core.exceptions import ValidationError
 from pitchkeeper.clubs.models import Player
 from pitchkeeper.games.models import Game
 from pitchkeeper.games.replay import game_state
-from pitchkeeper.nights.models import NightRound
+from pitchkeeper.nights.models import NightRound, NightTable
 from pitchkeeper.nights.services import (
     as_round,
     night_close,
@@ -128,10 +128,14 @@ def test_players_come_and_go_between_rounds(make_night):
     night = make_night("setback", ("Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus"))
     play_round(night)
     round_next(night=night)
+    tables = NightTable.objects.filter(night_round__number=2).order_by("number")
+    links = list(tables.values_list("number", "token"))
     newcomer = Player.objects.create(club=night.club, name="Ivy")
     player_arrive(night=night, player=newcomer)
     player_leave(night=night, player=player("Ann"))
     proposal = night.night_rounds.get(number=2)
+    # Planned again, the tables keep their links: one handed out still opens its table.
+    assert list(proposal.tables.order_by("number").values_list("number", "token")) == links
     seated = as_round(proposal).seated
     assert str(newcomer.pk) in seated and str(player("Ann").pk) not in seated
     assert len(seated) == 7
