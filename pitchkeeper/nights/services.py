@@ -20,7 +20,7 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from pitchkeeper.clubs.models import Club, Player
+from pitchkeeper.clubs.models import Club, Player, new_token
 from pitchkeeper.games.forms.seats import team_name
 from pitchkeeper.games.services import game_create
 from pitchkeeper.nights.models import Attendance, Night, NightRound, NightTable
@@ -92,7 +92,9 @@ def as_round(night_round: NightRound) -> Round:
     return Round(tables, tuple(str(pk) for pk in night_round.sitting_out))
 
 
-def _store(night: Night, number: int, planned: Round) -> NightRound:
+def _store(night: Night, number: int, planned: Round, links: dict[int, str]) -> NightRound:
+    """Round ``number`` as planned, its tables with the links ``links`` gives by table
+    number, or new ones."""
     night_round = NightRound.objects.create(
         night=night, number=number, sitting_out=[int(pk) for pk in planned.sitting_out]
     )
@@ -101,6 +103,7 @@ def _store(night: Night, number: int, planned: Round) -> NightRound:
             night_round=night_round,
             number=i,
             teams=[[int(pk) for pk in team] for team in table.teams],
+            token=links.get(i) or new_token(),
         )
         for i, table in enumerate(planned.tables, 1)
     )
@@ -145,9 +148,10 @@ def _kept_plan(night: Night, number: int, here: list[str], played: list[Round]) 
     return planned[index]
 
 
-def _propose(night: Night, number: int) -> NightRound:
+def _propose(night: Night, number: int, links: dict[int, str] | None = None) -> NightRound:
     """Round ``number``'s tables: the next of the stored plan, else planned again from
-    the rounds played (or, winners moving up, from the last round's places); stored."""
+    the rounds played (or, winners moving up, from the last round's places); stored,
+    with the table links ``links`` keeps by table number."""
     here = _ids(present(night, number))
     form = night_format(night)
     started = night.night_rounds.filter(started_at__isnull=False).prefetch_related("tables")
@@ -164,7 +168,7 @@ def _propose(night: Night, number: int) -> NightRound:
             night.save(update_fields=["plan", "plan_from"])
             kept = plan[0]
         planned = kept
-    return _store(night, number, planned)
+    return _store(night, number, planned, links or {})
 
 
 @transaction.atomic
@@ -342,12 +346,9 @@ def _replan(night: Night) -> None:
     if last is not None and last.started_at is None:
         number = last.number
         # A table's link or QR code, once handed out, still opens that table.
-        tokens = dict(last.tables.values_list("number", "token"))
+        links = dict(last.tables.values_list("number", "token"))
         last.delete()
-        tables = list(_propose(night, number).tables.all())
-        for table in tables:
-            table.token = tokens.get(table.number, table.token)
-        NightTable.objects.bulk_update(tables, ["token"])
+        _propose(night, number, links)
 
 
 @transaction.atomic
