@@ -1,11 +1,14 @@
-"""Benchmark: how long an edit of an old game holds SQLite's write lock, and how long a
-hand saved at another table meanwhile waits, with the re-rating of the later games
+"""Benchmark: how long an edit of an old game holds the database's locks, and how long
+a hand saved at another table meanwhile waits, with the re-rating of the later games
 queued (as the app runs) and done all at once in the edit's transaction (as before).
 
 Not a test (timings depend on the machine): run it by hand, from the repository root,
 
     .venv/bin/python bench/bench_edit.py [--games 200] [--rounds 7]
     .venv/bin/python bench/bench_edit.py --database /tmp/league.sqlite3   # keep/reuse it
+    .venv/bin/python bench/bench_edit.py --database postgres://pitchkeeper:PASSWORD@127.0.0.1:5432/league60k
+
+(bench/bench_league.py's docstring says how to start a local PostgreSQL for it.)
 
 The league is made by ``manage.py generate_league --seed 1`` (in a temporary folder, or
 in --database, reused when it already holds a league). An old game (among the first of
@@ -26,10 +29,13 @@ Each round runs both cases in a fresh random order:
 - **all at once**: RERATE_INLINE_GAMES past the league's size, so that the edit's own
   transaction re-rates every later game, as every edit did before the queue.
 
-A write transaction's hold of the lock is timed from its BEGIN IMMEDIATE (which takes
-the lock) to the end of its COMMIT, for every transaction of the edit and the worker.
-The other tables' wait is how long each of their writes (the hand and its removal)
-waited in BEGIN IMMEDIATE for the lock while the edit and the re-rating ran. Reported:
+On SQLite a write transaction's hold of the lock is timed from its BEGIN IMMEDIATE
+(which takes the one write lock) to the end of its COMMIT, for every transaction of the
+edit and the worker, and the other tables' wait is how long each of their writes (the
+hand and its removal) waited in BEGIN IMMEDIATE for the lock while the edit and the
+re-rating ran. PostgreSQL locks rows as a transaction goes, so there a hold is timed
+from a transaction's first statement to the end of its COMMIT, and an other table's
+wait is bounded by the same span of its own write: whatever it waited for is inside. Reported:
 the medians of each round's figures, and the 90th percentile and maximum of every hold
 and every wait over all rounds. At the end the stored ratings are checked against a
 full re-rating from the first game.
@@ -42,12 +48,12 @@ import json
 import os
 import platform
 import random
-import sqlite3
 import statistics
 import subprocess
 import sys
 import tempfile
 import threading
+import traceback
 import time
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -66,10 +72,13 @@ PAUSE = 0.05
 
 @dataclass
 class Holds:
-    """The holds of the write lock by this process's connection, in seconds."""
+    """The holds of the locks by this thread's connection: each write transaction's
+    start and span, in seconds, and (on SQLite) how long each BEGIN IMMEDIATE waited
+    for the write lock."""
 
     begun: float | None = None
-    spans: list[float] = field(default_factory=list)
+    spans: list[tuple[float, float]] = field(default_factory=list)
+    waits: list[tuple[float, float]] = field(default_factory=list)
 
     def install(self) -> None:
         from django.db import connection
@@ -80,10 +89,16 @@ class Holds:
             setattr(connection, name, self._ending(getattr(connection, name)))
 
     def _execute(self, execute: Any, sql: str, params: Any, many: bool, context: Any) -> Any:
-        result = execute(sql, params, many, context)
-        if sql.startswith("BEGIN"):
-            self.begun = time.monotonic()
-        return result
+        connection = context["connection"]
+        start = time.monotonic()
+        if self.begun is None and connection.vendor != "sqlite" and connection.in_atomic_block:
+            self.begun = start  # PostgreSQL: the transaction's first statement
+        try:
+            return execute(sql, params, many, context)
+        finally:
+            if sql.startswith("BEGIN"):  # SQLite's BEGIN IMMEDIATE: the lock is taken
+                self.begun = time.monotonic()
+                self.waits.append((start, self.begun - start))
 
     def _ending(self, end: Any) -> Any:
         def ended(*args: Any, **kwargs: Any) -> Any:
@@ -91,14 +106,21 @@ class Holds:
                 return end(*args, **kwargs)
             finally:
                 if self.begun is not None:
-                    self.spans.append(time.monotonic() - self.begun)
+                    self.spans.append((self.begun, time.monotonic() - self.begun))
                     self.begun = None
 
         return ended
 
     def take(self) -> list[float]:
         spans, self.spans = self.spans, []
-        return spans
+        return [span for _start, span in spans]
+
+    def writes(self) -> list[tuple[float, float]]:
+        """Each write's start and its wait: on SQLite in BEGIN IMMEDIATE, on PostgreSQL
+        at most its whole transaction."""
+        from django.db import connection
+
+        return self.waits if connection.vendor == "sqlite" else self.spans
 
 
 # ---- The other table: a separate process saving hands ----
@@ -107,8 +129,8 @@ class Holds:
 def other_table(game_id: int) -> None:
     """Save a hand in ``game_id`` and take it back, over and over, between a "go" and
     a "stop" line on stdin; after each stop print, as JSON, each write's start and how
-    long its BEGIN IMMEDIATE waited for the lock."""
-    from django.db import OperationalError, connection
+    long it waited for the lock (Holds.writes)."""
+    from django.db import OperationalError
 
     from pitchkeeper.games.hands import hand_delete, hand_record
     from pitchkeeper.games.models import Game
@@ -120,52 +142,52 @@ def other_table(game_id: int) -> None:
     points = {"high": pitcher, "low": pitcher, "jack": None, "game": pitcher}
     hand = HandRecord(pitcher=pitcher, bid=2, points=points)
     running = threading.Event()
-    waits: list[tuple[float, float]] = []
+    holds = Holds()
     failed: list[float] = []
 
-    def timed(execute: Any, sql: str, params: Any, many: bool, context: Any) -> Any:
-        start = time.monotonic()
-        try:
-            return execute(sql, params, many, context)
-        finally:
-            if sql.startswith("BEGIN"):
-                waits.append((start, time.monotonic() - start))
-
     def loop() -> None:
-        with connection.execute_wrapper(timed):
-            while True:
-                running.wait()
-                try:
-                    state = hand_record(game=game, record=hand)
-                    hand_delete(game=game, number=len(state.hands))
-                except OperationalError:
-                    # "database is locked": the busy timeout (20 s) ran out; the wait
-                    # is recorded, the hand was not saved.
-                    failed.append(waits[-1][0])
-                # A pause, as between two hands (if far shorter): saved back to back,
-                # the table would take the lock again before the busy wait of the
-                # other writer polls for it.
-                time.sleep(PAUSE)
+        holds.install()  # on this thread's own connection
+        while True:
+            running.wait()
+            try:
+                state = hand_record(game=game, record=hand)
+                hand_delete(game=game, number=len(state.hands))
+            except OperationalError:
+                # "database is locked": the busy timeout (20 s) ran out; the wait
+                # is recorded, the hand was not saved.
+                failed.append(holds.writes()[-1][0])
+            # A pause, as between two hands (if far shorter): saved back to back,
+            # the table would take the lock again before the busy wait of the
+            # other writer polls for it.
+            time.sleep(PAUSE)
 
-    threading.Thread(target=loop, daemon=True).start()
+    def guarded() -> None:
+        try:
+            loop()
+        except BaseException:  # a table that stopped saving would leave no figures
+            traceback.print_exc()
+            os._exit(1)
+
+    threading.Thread(target=guarded, daemon=True).start()
     for line in sys.stdin:
         if line.strip() == "go":
-            waits.clear()
+            holds.waits.clear()
+            holds.spans.clear()
             failed.clear()
             running.set()
         elif line.strip() == "stop":
             running.clear()
             time.sleep(QUIET)  # a save under way ends
-            print(json.dumps({"waits": waits, "failed": failed}), flush=True)
+            print(json.dumps({"waits": holds.writes(), "failed": failed}), flush=True)
 
 
 class Table:
     """The other table's process, driven over its stdin and stdout."""
 
-    def __init__(self, database: Path, game_id: int) -> None:
+    def __init__(self, database: str, game_id: int) -> None:
         self.game_id = game_id
         self.process = subprocess.Popen(
-            [sys.executable, __file__, "--database", str(database), "--other-table", str(game_id)],
+            [sys.executable, __file__, "--database", database, "--other-table", str(game_id)],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             text=True,
@@ -347,7 +369,7 @@ def ratings_match(club: Any) -> None:
 INLINE = 0
 
 
-def report(options: argparse.Namespace, database: Path) -> None:
+def report(options: argparse.Namespace, database: str) -> None:
     global INLINE
     import django
     from django.conf import settings
@@ -401,8 +423,8 @@ def report(options: argparse.Namespace, database: Path) -> None:
 
     print()
     print(
-        f"Python {platform.python_version()}, Django {django.get_version()}, SQLite "
-        f"{sqlite3.sqlite_version}, {os.cpu_count()} CPUs, load average "
+        f"Python {platform.python_version()}, Django {django.get_version()}, "
+        f"{django_setup.database_version()}, {os.cpu_count()} CPUs, load average "
         f"{os.getloadavg()[0]:.1f}; {games} finished games, the edited game (id {game.pk}, "
         f"hand {edit.number}) followed by {later} counted games; RERATE_INLINE_GAMES "
         f"{INLINE}, RERATE_STEP_GAMES {settings.RERATE_STEP_GAMES}, RERATE_PAUSE_MS "
@@ -453,7 +475,9 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--rounds", type=int, default=7)
     parser.add_argument("--warm-up", type=int, default=1)
-    parser.add_argument("--database", type=Path, help="keep (or reuse) the league here")
+    parser.add_argument(
+        "--database", help="a SQLite file or a database URL: keep (or reuse) the league there"
+    )
     parser.add_argument("--other-table", type=int, metavar="GAME", help=argparse.SUPPRESS)
     options = parser.parse_args()
     # The worker's line per task, not the figures, would fill the screen.
@@ -463,11 +487,14 @@ def main() -> None:
         other_table(options.other_table)
         return
     if options.database:
-        django_setup.configure(options.database.resolve())
-        report(options, options.database.resolve())
+        database = django_setup.database_url(
+            options.database if "://" in options.database else Path(options.database).resolve()
+        )
+        django_setup.configure(database)
+        report(options, database)
         return
     with tempfile.TemporaryDirectory(prefix="pitchkeeper-bench-") as folder:
-        database = Path(folder) / "league.sqlite3"
+        database = django_setup.database_url(Path(folder) / "league.sqlite3")
         django_setup.configure(database)
         report(options, database)
 

@@ -40,7 +40,6 @@ import argparse
 import itertools
 import os
 import platform
-import sqlite3
 import time
 from collections.abc import Callable
 from datetime import timedelta
@@ -304,7 +303,6 @@ def main() -> None:
 
 def report(options: argparse.Namespace) -> None:
     import django
-    from django.db import connection
 
     leagues = {
         "small": League("small", options.small_games, options.seed, options.hands, 0),
@@ -334,13 +332,8 @@ def report(options: argparse.Namespace) -> None:
                     case.after()
             counted[name, case.name] = (measured[0], measured[1])
     use("small")
-    version = (
-        sqlite3.sqlite_version
-        if connection.vendor == "sqlite"
-        else f"{connection.pg_version // 10000}.{connection.pg_version % 10000}"
-    )
     print(
-        f"Pitchkeeper league benchmark on {connection.vendor} {version}: "
+        f"Pitchkeeper league benchmark on {django_setup.database_version()}: "
         f"small league {leagues['small'].summary}; large league {leagues['large'].summary}.\n"
         f"Python {platform.python_version()}, Django {django.get_version()}, DEBUG off, "
         f"{os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.1f} at the end. "

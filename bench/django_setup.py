@@ -76,6 +76,18 @@ def configure(
     clear_url_caches()
 
 
+def database_version() -> str:
+    """The default database's make and version, as "SQLite 3.40.1" or "PostgreSQL 15.14"."""
+    import sqlite3
+
+    from django.db import connection
+
+    if connection.vendor == "sqlite":
+        return f"SQLite {sqlite3.sqlite_version}"
+    connection.ensure_connection()
+    return f"PostgreSQL {connection.pg_version // 10000}.{connection.pg_version % 10000}"
+
+
 LEAGUE = "Synthetic league"
 
 

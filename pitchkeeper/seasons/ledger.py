@@ -7,6 +7,7 @@ import hashlib
 from collections import defaultdict
 from dataclasses import dataclass
 from decimal import Decimal
+from functools import partial
 from typing import Any
 
 from django.core.cache import cache
@@ -15,6 +16,7 @@ from django.db import transaction
 from django.db.models import Exists, QuerySet, Subquery, Sum
 from django.utils.formats import number_format
 from django.utils.translation import gettext as _
+from django_tasks import task
 
 from pitchkeeper.clubs.models import Club, Player
 from pitchkeeper.core.limits import MOST_CHIPS
@@ -27,6 +29,12 @@ from pitchkeeper.seasons.models import (
     Payment,
 )
 from pitchkeeper.seasons.spans import Span
+
+# Steps of the search for the fewest payments a page spends (a few ms: most ledgers are
+# proven within them), and that a task spends on one the page could not prove (a
+# second or two: bench/bench_payments.py gives about 1.4 microseconds a step).
+PAGE_STEPS = 5_000
+BACKGROUND_STEPS = 1_000_000
 
 
 @dataclass(frozen=True)
@@ -50,6 +58,8 @@ class Ledger:
     payments: list[tuple[Balance, Balance, int]]
     # Whether ``payments`` are proven the fewest, or only a short plan.
     fewest: bool
+    # Whether a task is still searching for a shorter plan.
+    searching: bool
     chip_value: Decimal | None
     recorded: list[Payment]
 
@@ -82,42 +92,79 @@ def ledger(*, club: Club, span: Span) -> Ledger:
         pk: Balance(pk, names[pk], chips[pk], paid[pk], received[pk])
         for pk in {*chips, *paid, *received}
     }
-    plan = _plan(club, span, {pk: b.balance for pk, b in balances.items() if b.balance})
+    owed = {pk: b.balance for pk, b in balances.items() if b.balance}
+    plan, searching = _plan(club, span, owed)
     return Ledger(
         span,
         sorted(balances.values(), key=lambda b: (-b.balance, b.name.casefold())),
         [(balances[payer], balances[payee], amount) for payer, payee, amount in plan.payments],
         plan.fewest,
+        searching,
         _chip_value(club, span),
         recorded,
     )
 
 
-def _plan(club: Club, span: Span, balances: dict[int, int]) -> Plan:
-    """The plan for these balances, searched once (it can take some 50 ms) and kept
-    until the books change: in this process's cache, and in the database, where every
-    other worker, or this one after a restart, finds it (LedgerPlan)."""
-    state = ",".join(f"{pk}:{amount}" for pk, amount in sorted(balances.items()))
-    digest = hashlib.sha256(state.encode()).hexdigest()
+def _plan(club: Club, span: Span, balances: dict[int, int]) -> tuple[Plan, bool]:
+    """The plan for these balances, and whether a task is still searching for a shorter
+    one. A plan is searched once for a state of the books and kept until they change:
+    in this process's cache, and in the database, where every other worker, or this
+    one after a restart, finds it (LedgerPlan). The page searches PAGE_STEPS; a plan
+    not proven the fewest by then is shown as a short one while ``plan_search`` looks
+    on with BACKGROUND_STEPS, so that the first view after a change stays quick."""
+    digest = _digest(balances)
     key = "ledger-plan:" + digest
     plan = cache.get(key)
     if plan is not None:
-        return plan
+        return plan, False
     stored = LedgerPlan.objects.filter(club=club, span=span.key, state=digest).first()
     if stored is not None:
         plan = Plan(
             [(payer, payee, chips) for payer, payee, chips in stored.payments], stored.fewest
         )
+        searching = not stored.complete
     else:
-        plan = settle_up(balances)
-        kept = {"state": digest, "payments": plan.payments, "fewest": plan.fewest}
+        plan = settle_up(balances, budget=PAGE_STEPS)
+        searching = not plan.fewest
+        kept = {
+            "state": digest,
+            "payments": plan.payments,
+            "fewest": plan.fewest,
+            "complete": not searching,
+        }
         if not LedgerPlan.objects.filter(club=club, span=span.key).update(**kept):
             # The span's first plan; another worker storing its own meanwhile is as right.
             LedgerPlan.objects.bulk_create(
                 [LedgerPlan(club=club, span=span.key, **kept)], ignore_conflicts=True
             )
-    cache.set(key, plan, timeout=None)
-    return plan
+        if searching:
+            arguments = (club.pk, span.key, sorted(balances.items()))
+            # Robust: a queue that cannot be reached leaves the short plan, no error.
+            transaction.on_commit(partial(plan_search.enqueue, *arguments), robust=True)
+    if not searching:
+        cache.set(key, plan, timeout=None)
+    return plan, searching
+
+
+@task()
+def plan_search(club_id: int, span_key: str, balances: list[tuple[int, int]]) -> bool:
+    """Search on, with BACKGROUND_STEPS, for a shorter plan than the page's, and keep
+    it for every worker, unless the books changed meanwhile. Returns whether it is
+    proven the fewest."""
+    owed = dict(balances)
+    digest = _digest(owed)
+    plan = settle_up(owed, budget=BACKGROUND_STEPS)
+    if LedgerPlan.objects.filter(club_id=club_id, span=span_key, state=digest).update(
+        payments=plan.payments, fewest=plan.fewest, complete=True
+    ):
+        cache.set("ledger-plan:" + digest, plan, timeout=None)
+    return plan.fewest
+
+
+def _digest(balances: dict[int, int]) -> str:
+    """The state of the books a plan settles: a digest of the balances."""
+    state = ",".join(f"{pk}:{amount}" for pk, amount in sorted(balances.items()))
+    return hashlib.sha256(state.encode()).hexdigest()
 
 
 def _chip_value(club: Club, span: Span) -> Decimal | None:

@@ -411,6 +411,8 @@ class LedgerPlan(models.Model):
     # (payer id, payee id, chips) each.
     payments = models.JSONField()
     fewest = models.BooleanField()
+    # False while a task searches on for a shorter plan than the page found.
+    complete = models.BooleanField(default=True)
 
     class Meta:
         verbose_name = _("plan of payments")

@@ -456,8 +456,8 @@ def test_the_ledger_says_when_its_plan_is_only_short(client, season_games):
     assert "The fewest payments that settle everything: 2 payments." in body(client.get(url))
     plans_forgotten()
 
-    def short(balances):
-        return Plan(settle_up(balances).payments, fewest=False)
+    def short(balances, budget):
+        return Plan(settle_up(balances, budget=budget).payments, fewest=False)
 
     with mock.patch("pitchkeeper.seasons.ledger.settle_up", side_effect=short) as search:
         client.get(url)  # searched once for this state of the books, then kept
@@ -474,7 +474,7 @@ def test_the_short_plan_is_labelled_in_every_language(client, season_games):
     url = reverse("ledger") + "?season=all"
     with mock.patch(
         "pitchkeeper.seasons.ledger.settle_up",
-        side_effect=lambda balances: Plan(settle_up(balances).payments, fewest=False),
+        side_effect=lambda balances, budget: Plan(settle_up(balances).payments, fewest=False),
     ):
         labels = {
             language: body(client.get(url, HTTP_ACCEPT_LANGUAGE=language))
