@@ -53,8 +53,8 @@ import subprocess
 import sys
 import tempfile
 import threading
-import traceback
 import time
+import traceback
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
