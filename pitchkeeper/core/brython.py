@@ -4,9 +4,10 @@ answers, or with no network at all, are this engine's own (docs/offline.md).
 
 The runtime is served from the installed package as a static file under ``engine/``;
 the rules package goes out as one script built from its real source files with the few
-modules of Brython's standard library it needs and a small ``unicodedata`` of its own,
-named by its hash so a phone fetches it once per change of the rules (or of the runtime)
-and keeps what it compiled of it under that hash.
+modules of Brython's standard library it needs and a small ``unicodedata``,
+``dataclasses`` and ``typing`` of its own, named by its hash so a phone fetches it once
+per change of the rules (or of the runtime) and keeps what it compiled of it under
+that hash.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from __future__ import annotations
 import ast
 import hashlib
 import json
+import threading
 import unicodedata
 from collections.abc import Iterator
 from functools import cache
@@ -35,12 +37,15 @@ RUNTIME = Path(brython.__file__).parent / "data"
 PREFIX = "engine"
 RUNTIME_FILES = ("brython.js",)
 UNICODEDATA = Path(__file__).with_name("unicodedata.js")
+# The phone's own ``dataclasses`` and ``typing`` (their docstring says why), sent in
+# place of Brython's.
+PHONE_STDLIB = Path(__file__).with_name("phone_stdlib")
 # The modules of Brython's standard library that importing ``pitchkeeper.rules`` loads,
-# but ``unicodedata``: a twelfth of the whole (108 KB of 847 KB compressed). The
-# in-browser conformance test (tests/browser/test_engine.py) fails if one is missing.
+# but ``unicodedata``, ``dataclasses`` and ``typing`` (the phone's own): 68 KB of the 847 KB
+# whole, compressed. The in-browser conformance test (tests/browser/test_engine.py)
+# fails if one is missing.
 STDLIB = (
     "__future__",
-    "_ast",
     "_collections",
     "_collections_abc",
     "_functools",
@@ -48,18 +53,14 @@ STDLIB = (
     "_operator",
     "_py_abc",
     "_thread",
-    "_typing",
     "_weakref",
     "_weakrefset",
     "abc",
-    "annotationlib",
-    "ast",
     "browser",
     "builtins",
     "collections",
     "copy",
     "copyreg",
-    "dataclasses",
     "enum",
     "functools",
     "itertools",
@@ -72,7 +73,6 @@ STDLIB = (
     "reprlib",
     "sys",
     "types",
-    "typing",
     "weakref",
 )
 
@@ -201,18 +201,33 @@ def _unicodedata() -> list[Any]:
     return [".js", source, []]
 
 
+# One thread builds the bundle at a time: CPython 3.11's ``ast.parse`` is not safe in
+# two threads at once ("AST constructor recursion depth mismatch", gh-106905), and the
+# first requests of a threaded server (the game screen's, the service worker's) may
+# come together (the second then builds it again, once).
+_BUILDING = threading.Lock()
+
+
 @cache
 def bundle() -> tuple[str, str]:
     """The script that gives Brython the rules package, the standard library it needs
-    and the phone's ``unicodedata``, and its hash: built once per process from the files
+    (with the phone's own ``dataclasses`` and ``typing``) and the phone's
+    ``unicodedata``, and its hash: built once per process from the files
     as installed. The hash is of the bundle and of the runtime that compiles it, so
     that what a phone compiled and kept under it (engine_worker.js) is never that of
     another version of either. Brython's own cache of compiled modules would check
     them against the package's ``$timestamp``: here that is the hash too, never the
     standard library's, which a change of the rules would leave as it was."""
+    with _BUILDING:
+        return _built()
+
+
+def _built() -> tuple[str, str]:
     stdlib = _stdlib()
     modules = {name: stdlib[name] for name in STDLIB}
     modules["unicodedata"] = _unicodedata()
+    for path in PHONE_STDLIB.glob("[!_]*.py"):
+        modules[path.stem] = [".py", code_only(path.read_text(encoding="utf-8")), []]
     for module in modules.values():
         if module[0] == ".js":
             module[1] = js_code_only(module[1])
