@@ -23,10 +23,17 @@ its time's median, and the median, 90th percentile and maximum of its per-round 
 the bare view of the same league; "large ÷ small" is the same three of the per-round
 ratio of those ratios, so that both sizes are compared under the same load.
 
+A case runs --repeat times in a row in its turn (each with its own set-up), and its
+round's time is their median: one pause of the machine or of the garbage collector then
+moves a round's figure less, and a ratio of four such figures stays a measure of the
+pages rather than of the pauses.
+
 Cold cases are measured as a user meets them:
 - "another worker": the request runs with a new, empty local cache (as a second
   gunicorn worker, or a server just restarted, has it), with what the database keeps;
-- "after a change": for the ledger, its plan of payments known nowhere yet.
+- "after a change": for the ledger, its plan of payments known nowhere yet; then, untimed,
+  the task worker's turn (``db_worker --batch``), as a worker would search on for a plan
+  the page could not prove the fewest.
 The large league gets --abandoned games left unfinished a year ago (the home screen
 lists the newest ten). The submits post a played hand with points (the leader bids 3
 and is set back) to a game of the league, which is taken back afterwards (untimed); the
@@ -166,9 +173,20 @@ class League:
 
         def plans_forgotten() -> None:
             use(self.name)
-            LedgerPlan.objects.filter(club=self.club).delete()
+            # The all-time plan only: the season's ledger is measured warm beside it.
+            LedgerPlan.objects.filter(club=self.club, span="all").delete()
 
-        cases.append(self.cold("ledger, all time, after a change", ledger, plans_forgotten))
+        def searched_on() -> None:
+            """What a task worker does next: the search of a plan a page could not
+            prove the fewest (seasons.ledger.plan_search), run to its end."""
+            from django.core.management import call_command
+
+            use(self.name)
+            call_command("db_worker", batch=True, reload=False, startup_delay=False, verbosity=0)
+
+        cases.append(
+            self.cold("ledger, all time, after a change", ledger, plans_forgotten, searched_on)
+        )
         for count, state in self.states.items():
             screen = self.get(reverse("game", args=[state.game.pk]), **HTMX)
             cases.append(Case(f"game screen, htmx, {count} hands", screen))
@@ -287,11 +305,16 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--runs", type=int, default=20, help="timed rounds")
     parser.add_argument("--hands", type=int, nargs="+", default=[10, 30, 60])
+    parser.add_argument(
+        "--repeat", type=int, default=5, help="runs of a case in its turn (their median)"
+    )
     parser.add_argument("--clock", choices=["wall", "cpu"], default="wall")
     parser.add_argument(
         "--abandoned", type=int, default=300, help="games left unfinished, made in the large"
     )
     options = parser.parse_args()
+    # The task worker's line per task, not the figures, would fill the screen.
+    os.environ.setdefault("LOG_LEVEL", "WARNING")
     django_setup.configure(
         options.small, others={"large": django_setup.database_url(options.large)}
     )
@@ -317,7 +340,7 @@ def report(options: argparse.Namespace) -> None:
         for case in league_cases
     ]
     clock = time.process_time if options.clock == "cpu" else time.perf_counter
-    times = timed(every, rounds=options.runs, warm_up=WARM_UP, clock=clock)
+    times = timed(every, rounds=options.runs, warm_up=WARM_UP, clock=clock, repeat=options.repeat)
     # Counted after the rounds, each case in the state its rounds met.
     counted: dict[tuple[str, str], tuple[int, int]] = {}
     for name, league_cases in cases.items():
@@ -338,7 +361,8 @@ def report(options: argparse.Namespace) -> None:
         f"Python {platform.python_version()}, Django {django.get_version()}, DEBUG off, "
         f"{os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.1f} at the end. "
         f"{options.runs} rounds after {WARM_UP} warm-up, every case of both leagues once a "
-        f"round in one random order ({options.clock} clock).\n"
+        f"round ({options.repeat} runs in a row, their median) in one random order "
+        f"({options.clock} clock).\n"
     )
     print(
         f"{'request':48} {'small ms':>8} {'x bare (med/p90/max)':>21} {'large ms':>8} "

@@ -44,26 +44,32 @@ def timed(
     warm_up: int,
     seed: int = 1,
     clock: Callable[[], float] = time.perf_counter,
+    repeat: int = 1,
 ) -> dict[str, list[float]]:
     """Every case's time (s) in each round after the warm-up, the cases of a round run
     in a fresh random order. ``clock``: wall time, or the process's CPU time
     (time.process_time), which leaves out the time spent waiting for a core that other
-    work holds (and a database server's own time)."""
+    work holds (and a database server's own time). ``repeat``: a case runs this many
+    times in a row in its turn (``before`` and ``after`` around each), and its round's
+    time is their median, so that one pause of the machine or of Python's garbage
+    collector moves a round's figure less."""
     rng = random.Random(seed)
     times: dict[str, list[float]] = {case.name: [] for case in cases}
     for number in range(warm_up + rounds):
         order = list(cases)
         rng.shuffle(order)
         for case in order:
-            if case.before is not None:
-                case.before()
-            start = clock()
-            case.run()
-            elapsed = clock() - start
-            if case.after is not None:
-                case.after()
+            spent = []
+            for _time in range(repeat):
+                if case.before is not None:
+                    case.before()
+                start = clock()
+                case.run()
+                spent.append(clock() - start)
+                if case.after is not None:
+                    case.after()
             if number >= warm_up:
-                times[case.name].append(elapsed)
+                times[case.name].append(statistics.median(spent))
     return times
 
 
