@@ -184,7 +184,6 @@ def _process(cls: type, frozen: bool) -> type:
             if method is not None:
                 method.__qualname__ = f"{cls.__qualname__}.{name}"
             setattr(cls, name, method)
-    cls.__match_args__ = tuple(f.name for f in every.values() if f.init)  # type: ignore[attr-defined]
     return cls
 
 
