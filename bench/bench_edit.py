@@ -290,7 +290,6 @@ def run_case(
     case: str, edit: Edit, flip: int, club: Any, holds: Holds, tables: list[Table]
 ) -> Round:
     from django.conf import settings
-    from django.core.management import call_command
 
     from pitchkeeper.games.hands import hand_edit
     from pitchkeeper.games.models import Game
@@ -307,7 +306,7 @@ def run_case(
     hand_edit(game=game, number=edit.number, record=edit.records[1 - flip])
     edit_spans = holds.take()
     if case == "queued":
-        call_command("db_worker", batch=True, reload=False, startup_delay=False, verbosity=0)
+        django_setup.task_worker_turn()
     spans = edit_spans + holds.take()
     end = time.monotonic()
     time.sleep(QUIET)

@@ -179,10 +179,8 @@ class League:
         def searched_on() -> None:
             """What a task worker does next: the search of a plan a page could not
             prove the fewest (seasons.ledger.plan_search), run to its end."""
-            from django.core.management import call_command
-
             use(self.name)
-            call_command("db_worker", batch=True, reload=False, startup_delay=False, verbosity=0)
+            django_setup.task_worker_turn()
 
         cases.append(
             self.cold("ledger, all time, after a change", ledger, plans_forgotten, searched_on)

@@ -88,6 +88,14 @@ def database_version() -> str:
     return f"PostgreSQL {connection.pg_version // 10000}.{connection.pg_version % 10000}"
 
 
+def task_worker_turn() -> None:
+    """What the app's task worker (``manage.py db_worker``) would do next: every task
+    queued in the database, run here, in this process, to its end."""
+    from django.core.management import call_command
+
+    call_command("db_worker", batch=True, reload=False, startup_delay=False, verbosity=0)
+
+
 LEAGUE = "Synthetic league"
 
 

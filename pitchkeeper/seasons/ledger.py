@@ -35,6 +35,8 @@ from pitchkeeper.seasons.spans import Span
 # second or two: bench/bench_payments.py gives about 1.4 microseconds a step).
 PAGE_STEPS = 5_000
 BACKGROUND_STEPS = 1_000_000
+# A plan's key in the cache, before the digest of the balances it settles.
+PLAN_KEY = "ledger-plan:"
 
 
 @dataclass(frozen=True)
@@ -113,7 +115,7 @@ def _plan(club: Club, span: Span, balances: dict[int, int]) -> tuple[Plan, bool]
     not proven the fewest by then is shown as a short one while ``plan_search`` looks
     on with BACKGROUND_STEPS, so that the first view after a change stays quick."""
     digest = _digest(balances)
-    key = "ledger-plan:" + digest
+    key = PLAN_KEY + digest
     plan = cache.get(key)
     if plan is not None:
         return plan, False
@@ -157,7 +159,7 @@ def plan_search(club_id: int, span_key: str, balances: list[tuple[int, int]]) ->
     if LedgerPlan.objects.filter(club_id=club_id, span=span_key, state=digest).update(
         payments=plan.payments, fewest=plan.fewest, complete=True
     ):
-        cache.set("ledger-plan:" + digest, plan, timeout=None)
+        cache.set(PLAN_KEY + digest, plan, timeout=None)
     return plan.fewest
 
 

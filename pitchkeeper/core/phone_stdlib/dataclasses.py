@@ -80,20 +80,20 @@ def _fields_of(cls: type) -> dict[str, Field]:
 
 
 def _init(cls: type, every: dict[str, Field], frozen: bool) -> Any:
-    given = [f for f in every.values() if f.init]
-    names = [f.name for f in given]
-    others = [f for f in every.values() if not f.init]
-    post_init = hasattr(cls, "__post_init__")
-    required = False
-    for f in given:
-        if f.default is MISSING and f.default_factory is MISSING:
-            if required:
-                raise TypeError(f"non-default argument {f.name!r} follows default argument")
-        else:
-            required = True
-    least = sum(f.default is MISSING and f.default_factory is MISSING for f in given)
+    # Each field as (name, default, default_factory, init), read once here rather than
+    # from its Field at every instance made.
+    slots = [(f.name, f.default, f.default_factory, f.init) for f in every.values()]
+    names = [name for name, _default, _factory, init in slots if init]
+    needed = [
+        default is MISSING and factory is MISSING for _name, default, factory, init in slots if init
+    ]
+    for index, name in enumerate(names):
+        if needed[index] and not all(needed[:index]):
+            raise TypeError(f"non-default argument {name!r} follows default argument")
+    least = sum(needed)
     takes = f"{least + 1}" if least == len(names) else f"from {least + 1} to {len(names) + 1}"
     put = object.__setattr__ if frozen else setattr
+    post_init = hasattr(cls, "__post_init__")
 
     def __init__(self: Any, *args: Any, **kwargs: Any) -> None:
         if len(args) > len(names):
@@ -108,27 +108,22 @@ def _init(cls: type, every: dict[str, Field], frozen: bool) -> Any:
                     f"{cls.__name__}.__init__() got multiple values for argument {name!r}"
                 )
             kwargs[name] = value
-        for f in given:
-            if f.name in kwargs:
-                put(self, f.name, kwargs.pop(f.name))
-            elif f.default_factory is not MISSING:
-                put(self, f.name, f.default_factory())
-            elif f.default is not MISSING:
-                put(self, f.name, f.default)
-            else:
+        for name, default, factory, init in slots:
+            if init and name in kwargs:
+                put(self, name, kwargs.pop(name))
+            elif factory is not MISSING:
+                put(self, name, factory())
+            elif default is not MISSING:
+                put(self, name, default)
+            elif init:
                 raise TypeError(
-                    f"{cls.__name__}.__init__() missing 1 required positional argument: {f.name!r}"
+                    f"{cls.__name__}.__init__() missing 1 required positional argument: {name!r}"
                 )
         if kwargs:
             unexpected = next(iter(kwargs))
             raise TypeError(
                 f"{cls.__name__}.__init__() got an unexpected keyword argument {unexpected!r}"
             )
-        for f in others:
-            if f.default_factory is not MISSING:
-                put(self, f.name, f.default_factory())
-            elif f.default is not MISSING:
-                put(self, f.name, f.default)
         if post_init:
             self.__post_init__()
 
