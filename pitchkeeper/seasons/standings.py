@@ -318,22 +318,21 @@ def _history(player: Player, span: Span, games: int) -> list[tuple[datetime, flo
 
 def _ratings_at(player: Player, moments: list[datetime]) -> RawQuerySet[RatingPoint]:
     """The player's latest rating point at each moment, one index seek each, in one
-    statement written out here: built by the ORM, its 120 subqueries took longer to
-    compile than to run."""
+    statement written out here. The moments are a list of values the seek is correlated
+    with, so that the seek is planned once: as 120 subqueries (built by the ORM, or
+    written out in an ``IN`` list) PostgreSQL spent 19 ms planning them at 60,000 games,
+    against about 1.5 ms for this form."""
     table = connection.ops.quote_name(RatingPoint._meta.db_table)
-    latest = (
-        f"(SELECT id FROM {table} WHERE player_id = %s AND finished_at <= %s "
-        "ORDER BY finished_at DESC, game_id DESC LIMIT 1)"
-    )
     stored = RatingPoint._meta.get_field("finished_at")
-    params: list[Any] = []
-    for moment in moments:
-        params += [player.pk, stored.get_db_prep_value(moment, connection)]
+    params: list[Any] = [stored.get_db_prep_value(moment, connection) for moment in moments]
     sql = (
-        f"SELECT id, finished_at, mu, sigma FROM {table} "
-        f"WHERE id IN ({', '.join([latest] * len(moments))}) ORDER BY finished_at, game_id"
+        f"WITH moment(at) AS (VALUES {', '.join(['(%s)'] * len(moments))}) "
+        f"SELECT id, finished_at, mu, sigma FROM {table} WHERE id IN ("
+        f"SELECT (SELECT id FROM {table} WHERE player_id = %s AND finished_at <= moment.at "
+        "ORDER BY finished_at DESC, game_id DESC LIMIT 1) FROM moment"
+        ") ORDER BY finished_at, game_id"
     )
-    return RatingPoint.objects.raw(sql, params)
+    return RatingPoint.objects.raw(sql, [*params, player.pk])
 
 
 def streaks(*, player: Player, span: Span) -> Streaks:
