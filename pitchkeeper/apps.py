@@ -10,6 +10,8 @@ class PitchkeeperConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
-        # The statistics follow every saved game through signals; connect them however
-        # the app is started (server, management command or test).
+        # The statistics follow every saved game through signals, and a night's game
+        # leads back to its night; connect them however the app is started (server,
+        # management command or test).
+        from pitchkeeper.nights import links  # noqa: F401
         from pitchkeeper.seasons import derive  # noqa: F401

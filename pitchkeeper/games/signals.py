@@ -16,6 +16,11 @@ argument ``game``, as saved.
 
 ``games_updated``: what counts of some games was set by ``GameQuerySet.update_counted``
 (a repair; ``update`` refuses those fields). Keyword argument ``pks``, the games' ids.
+
+``game_over_links``: asked by the game screen when a game is over, so that what the game
+was played for (a club night's round) can offer the way back to it, where games know
+nothing of it. Keyword argument ``game``; each receiver answers a list of ``(words,
+url)``.
 """
 
 from __future__ import annotations
@@ -26,3 +31,4 @@ game_saved = Signal()
 game_counting_changed = Signal()
 game_erasing = Signal()
 games_updated = Signal()
+game_over_links = Signal()

@@ -233,3 +233,9 @@ def test_a_night_of_seven_cutthroat_players_at_tables_of_four_and_three(phone, m
     assert board_standing(board) == standing
     winners = [name for name, row in standing.items() if row[1]]
     assert len(winners) == 2
+    # The table's phone, its game won, goes back to the night with one tap, on screen
+    # where the winning hand left it.
+    back = first.get_by_role("link", name="Back to the night")
+    expect(back).to_be_in_viewport()
+    back.click()
+    expect(first).to_have_url(re.compile(rf"/nights/{night.pk}/$"))

@@ -237,3 +237,26 @@ def test_the_link_of_an_earlier_tables_game_deleted_for_good_says_so(client, mak
     response = client.get(reverse("night_table", args=[old.token]))
     assert response.status_code == 200
     assert "This table's round was changed" in text(response)
+
+
+def test_a_nights_game_once_over_leads_back_to_the_night(client, make_night, make_game):
+    night = make_night()
+    round_start(night_round=night.night_rounds.get())
+    played, waiting = (table.game for table in night.night_rounds.get().tables.all())
+    back = f'href="{reverse("night", args=[night.pk])}"'
+
+    def shown(game: Game) -> list[str]:
+        url = reverse("game", args=[game.pk])
+        return [
+            client.get(url).content.decode(),
+            client.get(url, HTTP_HX_REQUEST="true").content.decode(),
+        ]
+
+    assert not [page for page in shown(waiting) if back in page]
+    finish(played)
+    full, fragment = shown(played)
+    assert back in full and back in fragment
+    assert "Back to the night" in text(client.get(reverse("game", args=[played.pk])))
+    # A game of no night offers only a rematch and a new game.
+    alone = finish(make_game("setback", ("Ann", "Bob", "Cy")).game)
+    assert not [page for page in shown(alone) if "Back to the night" in page]

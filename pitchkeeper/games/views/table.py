@@ -25,6 +25,7 @@ from pitchkeeper.games.hand_words import history
 from pitchkeeper.games.hands import Basis, Conflict, basis_check, hand_record, token_recorded
 from pitchkeeper.games.models import Game
 from pitchkeeper.games.replay import GameState, game_state
+from pitchkeeper.games.signals import game_over_links
 from pitchkeeper.games.words import refusal_text
 from pitchkeeper.rules import (
     PRESETS,
@@ -108,6 +109,7 @@ def render_game(
 ) -> HttpResponse:
     can_score = request.role in ROLES_FOR["score"]  # type: ignore[attr-defined]
     earlier = max(len(state.hands) - TABLE_HANDS, 0)
+    over = state.result.finished
     context = {
         "game": state.game,
         "state": state,
@@ -124,9 +126,16 @@ def render_game(
         "next_number": len(state.hands) + 1,
         "last_version": state.hands[-1].version if state.hands else None,
         "record": _record_document(state),
+        "over_links": _over_links(state.game) if over else [],
     }
     template = "games/game.html#table" if request.htmx else "games/game.html"
     return render(request, template, context, status=status)
+
+
+def _over_links(game: Game) -> list[tuple[str, str]]:
+    """Where to go from a finished game besides a new one: the night it was played at."""
+    answers = game_over_links.send(sender=Game, game=game)
+    return [link for _receiver, links in answers for link in links]
 
 
 def _record_document(state: GameState) -> dict[str, Any]:
