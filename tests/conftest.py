@@ -165,6 +165,18 @@ def hold_first(page: Any, url: Any) -> list[Any]:
     return held
 
 
+def first_held(page: Any, held: list[Any]) -> Any:
+    """The route ``hold_first`` held, once Playwright has handed it over: the page can
+    show its request under way (htmx's class on the element) before the route's
+    handler has run in the test's thread, which runs it only while it waits on the
+    browser."""
+    deadline = time.monotonic() + 10
+    while not held:
+        assert time.monotonic() < deadline, "no request was held within 10 s"
+        page.wait_for_timeout(20)
+    return held[0]
+
+
 # ---- Club nights ----
 
 EIGHT = ("Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal")

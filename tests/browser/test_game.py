@@ -20,7 +20,7 @@ from pitchkeeper.games.hands import hand_record
 from pitchkeeper.games.models import Game, Hand
 from pitchkeeper.games.replay import GameState, game_state
 from pitchkeeper.rules import HandRecord
-from tests.conftest import hold_first
+from tests.conftest import first_held, hold_first
 
 pytestmark = pytest.mark.browser
 
@@ -381,7 +381,7 @@ def test_ticks_made_while_an_answer_is_on_its_way_are_all_sent(club, page, db):
     for player in players:
         pick(page, "players", player.pk)
     expect(page.locator("li.seat-row.chosen")).to_have_count(0)
-    held[0].continue_()
+    first_held(page, held).continue_()
     expect(page.locator("li.seat-row.chosen")).to_have_count(3)
     assert [
         int(v)

@@ -13,7 +13,7 @@ from pitchkeeper.games.models import Hand
 from tests.browser.test_game import SETBACK_TABLE, contract, open_game, pick, save
 from tests.browser.test_integrity import enter
 from tests.browser.test_offline import open_ready
-from tests.conftest import hold_first
+from tests.conftest import first_held, hold_first
 
 pytestmark = pytest.mark.browser
 
@@ -140,9 +140,10 @@ def test_a_save_on_its_way_disables_its_buttons(page, make_game):
     # A second tap while the first is out does nothing.
     page.locator('button[name="action"][value="save"]').dispatch_event("click")
     page.locator("form.hand-form").dispatch_event("submit")
+    first = first_held(page, held)
     assert len(held) == 1
 
-    held[0].continue_()
+    first.continue_()
     expect(page.locator("form.hand-form h2")).to_contain_text("Hand 2: Bob deals")
     expect(page.locator('button[name="action"][value="save"]')).to_be_enabled()
     assert len(sent) == 1
@@ -163,7 +164,7 @@ def test_a_late_auction_answer_does_not_overwrite_a_newer_bid(phone, make_game):
     # the 2 back, and lose the queued bid with the part it redrew); nothing is aborted,
     # so nothing is logged (the phone fixture fails on any console error).
     with page.expect_response(lambda answer: "auction_0=3" in (answer.request.post_data or "")):
-        held[0].continue_()
+        first_held(page, held).continue_()
     expect(page.locator("#auction.htmx-request")).to_have_count(0)
     page.wait_for_load_state("networkidle")
     expect(page.locator('input[name="auction_0"][value="3"]')).to_be_checked()

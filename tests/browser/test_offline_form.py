@@ -26,7 +26,7 @@ from tests.browser.test_offline import (
     waiting,
     waiting_text,
 )
-from tests.conftest import hold_first
+from tests.conftest import first_held, hold_first
 from tests.games.test_auction_offer import server_turns
 from tests.games.test_views_variants import new_game
 
@@ -253,10 +253,11 @@ def test_online_only_the_newest_auction_answer_is_drawn(phone, make_game):
     page.locator("details.forced > summary").click()
     pick(page, "forced", "Cy")
     expect(page.locator("#auction")).to_have_count(1)
+    first = first_held(page, held)
     assert len(held) == 1
 
     with page.expect_response(lambda answer: "forced=" in (answer.request.post_data or "")):
-        held[0].continue_()
+        first.continue_()
     cy_passes = page.locator('#auction input[name="auction_1"][value="pass"]')
     expect(cy_passes).to_be_disabled()
     expect(page.locator('#auction input[name="auction_1"][value="9"]')).to_be_enabled()
