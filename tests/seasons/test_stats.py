@@ -547,6 +547,10 @@ def test_the_chip_value_comes_from_the_season_or_the_games(make_game, club):
         (["0.25", None], None),
         ([None, "0.25"], None),
         (["0.25", "0.50"], None),
+        (["0.50", "0.25"], None),
+        (["0.50", "0.25", "0.50"], None),
+        (["0.25", "0.50", "0.25"], None),
+        (["0.25", "0.25", "0.25"], "0.25"),
         ([None, None], None),
     ],
 )
