@@ -321,7 +321,7 @@ def _ratings_at(player: Player, moments: list[datetime]) -> RawQuerySet[RatingPo
     statement written out here. The moments are a list of values the seek is correlated
     with, so that the seek is planned once: as 120 subqueries (built by the ORM, or
     written out in an ``IN`` list) PostgreSQL spent 19 ms planning them at 60,000 games,
-    against about 1.5 ms for this form."""
+    where this whole statement takes 4 to 5 ms."""
     table = connection.ops.quote_name(RatingPoint._meta.db_table)
     stored = RatingPoint._meta.get_field("finished_at")
     params: list[Any] = [stored.get_db_prep_value(moment, connection) for moment in moments]

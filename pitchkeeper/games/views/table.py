@@ -109,7 +109,6 @@ def render_game(
 ) -> HttpResponse:
     can_score = request.role in ROLES_FOR["score"]  # type: ignore[attr-defined]
     earlier = max(len(state.hands) - TABLE_HANDS, 0)
-    over = state.result.finished
     context = {
         "game": state.game,
         "state": state,
@@ -126,7 +125,7 @@ def render_game(
         "next_number": len(state.hands) + 1,
         "last_version": state.hands[-1].version if state.hands else None,
         "record": _record_document(state),
-        "over_links": _over_links(state.game) if over else [],
+        "over_links": _over_links(state.game) if state.result.finished else [],
     }
     template = "games/game.html#table" if request.htmx else "games/game.html"
     return render(request, template, context, status=status)
