@@ -15,6 +15,12 @@
   if (!box || !window.indexedDB) {
     return;
   }
+  // The box stays at the top of the screen (sticky): what the browser scrolls into view,
+  // the table after a save or a field given focus, comes out below it, not behind it.
+  function clearOfBox() {
+    document.documentElement.style.scrollPaddingTop = box.hidden ? "" : `${box.offsetHeight}px`;
+  }
+  new ResizeObserver(clearOfBox).observe(box);
   const pageUrl = location.pathname;
   const game = Number(pageUrl.split("/")[2]);
   const wordsUrl = `${pageUrl}queue/`;
@@ -749,7 +755,8 @@
     sync();
     const showing = refresh();
     // As after a save online: the totals, then the next hand's form, its heading read out.
-    box.scrollIntoView({ block: "start" });
+    clearOfBox();
+    document.getElementById("table").scrollIntoView({ block: "start" });
     document.getElementById("entry-title").focus({ preventScroll: true });
     await showing;
   }

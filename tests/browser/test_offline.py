@@ -387,11 +387,34 @@ def test_taps_while_the_phone_keeps_a_hand_wait_for_it(phone, make_game):
     save(page)
     form = page.locator("form.hand-form")
     expect(form).to_have_attribute("aria-busy", "true")
+    # The taps wait as a person's would, for as long as a slow phone takes.
+    expect(form).not_to_have_attribute("aria-busy", "true", timeout=SYNCED)
     enter(page, *FIVE[1])
     save(page)
     expect(waiting(page)).to_have_text(waiting_text(2), timeout=SYNCED)
     expect(form).not_to_have_attribute("aria-busy", "true")
     assert page.evaluate(QUEUED) == 2
+
+
+def test_the_waiting_box_at_the_top_covers_nothing_scrolled_to(phone, make_game):
+    """The box of waiting hands stays at the top of the screen while the form is scrolled:
+    the table put in place after a save, and a pill the page is asked to bring to the
+    top (a script, a screen reader's cursor), come out below it, not behind it, where a
+    tap would land on the box."""
+    game, page = kept_then_offline(phone, make_game)
+    enter(page, *FIVE[0])
+    save(page)
+    kept(page, 1)
+    box = queue(page).bounding_box()
+    assert box["y"] == 0, "the box is not at the top of the screen"
+    table = page.locator("#table").bounding_box()
+    assert table["y"] >= box["height"], f"the table starts behind the box: {table}, {box}"
+
+    pill = page.locator('label.pill:has(> input[name="contract"][value="Cy:2"])')
+    pill.evaluate("(pill) => pill.scrollIntoView({ block: 'start' })")
+    top = pill.bounding_box()["y"]
+    assert top >= queue(page).bounding_box()["height"], f"the pill at {top} is behind the box"
+    pill.click(trial=True, timeout=1000)
 
 
 def test_a_hand_saved_offline_shows_its_totals_before_it_is_kept(phone, make_game):
