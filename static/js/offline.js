@@ -15,8 +15,7 @@
   if (!box || !window.indexedDB) {
     return;
   }
-  // The box stays at the top of the screen (sticky): what the browser scrolls into view,
-  // the table after a save or a field given focus, comes out below it, not behind it.
+  // The box sticks to the top: what is scrolled into view comes out below it.
   function clearOfBox() {
     document.documentElement.style.scrollPaddingTop = box.hidden ? "" : `${box.offsetHeight}px`;
   }

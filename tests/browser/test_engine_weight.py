@@ -1,8 +1,9 @@
 """What the game screen fetches after its load event, followed for 30 s: the phone's
 engine (its worker, Brython's runtime, the rules bundle) comes to a scorekeeper's phone
 once, each file once, within its own budget, and never to a member who only views the
-game. Bytes are counted as production sends them (static files as brotli, the bundle
-as the view compresses it), as tests/test_page_weight.py counts the first load.
+game. The two phones are followed over the same 30 s, as two phones at one table are.
+Bytes are counted as production sends them (static files as brotli, the bundle as the
+view compresses it), as tests/test_page_weight.py counts the first load.
 """
 
 from __future__ import annotations
@@ -29,9 +30,10 @@ FOLLOWED_MS = 30_000
 ENGINE_BUDGET = 350 * 1024
 
 
-def followed(page: Any, url: str) -> list[str]:
-    """The paths of every request the page and its workers sent to the network (not
-    answered by the service worker) from opening ``url`` until 30 s after its load."""
+def following(page: Any, url: str) -> list[str]:
+    """Opens ``url``; the list then fills with the path of every request the page and
+    its workers send to the network (not answered by the service worker), for as long
+    as the test goes on."""
     sent: list[str] = []
 
     def finished(request: Any) -> None:
@@ -41,7 +43,6 @@ def followed(page: Any, url: str) -> list[str]:
 
     page.context.on("requestfinished", finished)
     page.goto(url)
-    page.wait_for_timeout(FOLLOWED_MS)
     return sent
 
 
@@ -60,40 +61,43 @@ def is_engine(path: str) -> bool:
     return path.startswith(("/engine/", "/static/engine/"))
 
 
-def test_a_scorer_fetches_the_engine_once_and_within_its_budget(phone, make_game):
+def test_a_scorer_fetches_the_engine_once_within_its_budget_and_a_viewer_none(
+    phone, live_server, club, make_game
+):
     game = make_game("setback", ("Ann", "Bob", "Cy", "Dee")).game
-    page = phone.new_page()
-    sent = followed(page, reverse("game", args=[game.pk]))
-
-    engine = sorted(path for path in set(sent) if is_engine(path))
-    assert engine == sorted(
-        [
-            reverse("engine_worker"),
-            reverse("engine_bundle", args=[bundle()[1]]),
-            "/static/engine/brython.js",
-        ]
-    ), sent
-    # Each of the engine's files once. (The service worker's install fetches the app's
-    # shell again, which production's hashed, long-cached names answer from the
-    # browser's cache.)
-    assert not [path for path in engine if sent.count(path) > 1], "\n".join(sent)
-    weights = {path: engine_bytes(path) for path in engine}
-    print(f"the engine, first visit: {sum(weights.values())} bytes, {weights}")  # -s
-    assert sum(weights.values()) <= ENGINE_BUDGET, weights
-    # What was fetched is what the engine needed: it starts.
-    page.wait_for_function("() => PitchEngine.startup !== null", timeout=START_MS)
-
-
-def test_a_viewer_fetches_no_engine(phone, live_server, club, make_game):
-    game = make_game("setback", ("Ann", "Bob", "Cy", "Dee")).game
+    path = reverse("game", args=[game.pk])
     viewer = get_user_model().objects.create_user("viewer", password=PASSWORD)
     Membership.objects.create(club=club, user=viewer, role=Role.VIEWER)
     cookie = sign_in(Client(), viewer, club).cookies["sessionid"]
     context = phone.browser.new_context(base_url=live_server.url)
     phone.contexts.append(context)
     context.add_cookies([{"name": cookie.key, "value": cookie.value, "url": live_server.url}])
-    page = phone.new_page(context)
-    sent = followed(page, reverse("game", args=[game.pk]))
+    scorer_page, viewer_page = phone.new_page(), phone.new_page(context)
+    by_scorer = following(scorer_page, path)
+    by_viewer = following(viewer_page, path)
+    # Both followed for 30 s after the later of the two loads.
+    viewer_page.wait_for_timeout(FOLLOWED_MS)
 
-    assert reverse("game", args=[game.pk]) in sent
-    assert not [path for path in sent if is_engine(path) or path.endswith("engine.js")], sent
+    engine = sorted(path for path in set(by_scorer) if is_engine(path))
+    assert engine == sorted(
+        [
+            reverse("engine_worker"),
+            reverse("engine_bundle", args=[bundle()[1]]),
+            "/static/engine/brython.js",
+        ]
+    ), by_scorer
+    # Each of the engine's files once. (The service worker's install fetches the app's
+    # shell again, which production's hashed, long-cached names answer from the
+    # browser's cache.)
+    assert not [path for path in engine if by_scorer.count(path) > 1], "\n".join(by_scorer)
+    weights = {path: engine_bytes(path) for path in engine}
+    print(f"the engine, first visit: {sum(weights.values())} bytes, {weights}")  # -s
+    assert sum(weights.values()) <= ENGINE_BUDGET, weights
+    # What was fetched is what the engine needed: it starts.
+    scorer_page.wait_for_function("() => PitchEngine.startup !== null", timeout=START_MS)
+
+    # The viewer's page came, and nothing of the engine with it.
+    assert path in by_viewer
+    assert not [path for path in by_viewer if is_engine(path) or path.endswith("engine.js")], (
+        by_viewer
+    )
