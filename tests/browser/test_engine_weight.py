@@ -19,7 +19,7 @@ from django.urls import reverse
 from pitchkeeper.clubs.models import Membership, Role
 from pitchkeeper.core.brython import bundle, bundle_brotli
 from tests.browser.test_engine import START_MS
-from tests.conftest import PASSWORD, sign_in
+from tests.conftest import PASSWORD, phone_at
 from tests.test_page_weight import static_file, transferred
 
 pytestmark = pytest.mark.browser
@@ -68,15 +68,12 @@ def test_a_scorer_fetches_the_engine_once_within_its_budget_and_a_viewer_none(
     path = reverse("game", args=[game.pk])
     viewer = get_user_model().objects.create_user("viewer", password=PASSWORD)
     Membership.objects.create(club=club, user=viewer, role=Role.VIEWER)
-    cookie = sign_in(Client(), viewer, club).cookies["sessionid"]
-    context = phone.browser.new_context(base_url=live_server.url)
-    phone.contexts.append(context)
-    context.add_cookies([{"name": cookie.key, "value": cookie.value, "url": live_server.url}])
-    scorer_page, viewer_page = phone.new_page(), phone.new_page(context)
-    by_scorer = following(scorer_page, path)
-    by_viewer = following(viewer_page, path)
-    # Both followed for 30 s after the later of the two loads.
-    viewer_page.wait_for_timeout(FOLLOWED_MS)
+    with phone_at(phone.browser, live_server.url, viewer, club) as viewers:
+        scorer_page = phone.new_page()
+        by_scorer = following(scorer_page, path)
+        by_viewer = following(viewers.new_page(), path)
+        # Both followed for 30 s after the later of the two loads.
+        scorer_page.wait_for_timeout(FOLLOWED_MS)
 
     engine = sorted(path for path in set(by_scorer) if is_engine(path))
     assert engine == sorted(
