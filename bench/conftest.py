@@ -14,3 +14,8 @@ from tests.conftest import (  # noqa: F401  (fixtures, found by name)
 
 def pytest_addoption(parser):
     parser.addoption("--rounds", type=int, default=10, help="timed rounds (each case once)")
+    parser.addoption(
+        "--renderer-prefix",
+        default="",
+        help="bench_engine_start: a script Chromium's renderers are started through",
+    )
