@@ -35,10 +35,13 @@ Cold cases are measured as a user meets them:
   the task worker's turn (``db_worker --batch``), as a worker would search on for a plan
   the page could not prove the fewest.
 The large league gets --abandoned games left unfinished a year ago (the home screen
-lists the newest ten). The submits post a played hand with points (the leader bids 3
-and is set back) to a game of the league, which is taken back afterwards (untimed); the
-winning hand is a smudge in a new game, deleted afterwards. The games a run makes are
-deleted at the end: the leagues are left as they were found.
+lists the newest ten), the small one --small-abandoned (ten): the small league is made
+with every game finished, and a home screen listing no game in progress beside one
+listing ten would measure the ten rows, not the league's size. The submits post a
+played hand with points (the leader bids 3 and is set back) to a game of the league,
+which is taken back afterwards (untimed); the winning hand is a smudge in a new game,
+deleted afterwards. The games a run makes are deleted at the end: the leagues are left
+as they were found.
 """
 
 from __future__ import annotations
@@ -310,6 +313,12 @@ def main() -> None:
     parser.add_argument(
         "--abandoned", type=int, default=300, help="games left unfinished, made in the large"
     )
+    parser.add_argument(
+        "--small-abandoned",
+        type=int,
+        default=10,
+        help="games left unfinished, made in the small (as many as home lists)",
+    )
     options = parser.parse_args()
     # The task worker's line per task, not the figures, would fill the screen.
     os.environ.setdefault("LOG_LEVEL", "WARNING")
@@ -326,7 +335,9 @@ def report(options: argparse.Namespace) -> None:
     import django
 
     leagues = {
-        "small": League("small", options.small_games, options.seed, options.hands, 0),
+        "small": League(
+            "small", options.small_games, options.seed, options.hands, options.small_abandoned
+        ),
         "large": League(
             "large", options.large_games, options.seed, options.hands, options.abandoned
         ),

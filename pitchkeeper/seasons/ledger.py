@@ -12,8 +12,8 @@ from typing import Any
 
 from django.core.cache import cache
 from django.core.exceptions import ValidationError
-from django.db import transaction
-from django.db.models import Exists, QuerySet, Subquery, Sum
+from django.db import connections, transaction
+from django.db.models import QuerySet, Subquery, Sum
 from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 from django_tasks import task
@@ -171,26 +171,29 @@ def _digest(balances: dict[int, int]) -> str:
 
 def _chip_value(club: Club, span: Span) -> Decimal | None:
     """The season's chip value; else the games' own, when every counted game of the
-    span has the same one: none without one, and the lowest the highest. Each is read
-    at one end of an index, in an order that both SQLite and PostgreSQL read an index
-    in (PostgreSQL sorts NULLs last, SQLite first: the NULLs are asked for apart)."""
+    span has the same one: none without one. The games are read at the two ends of one
+    index, in the database's own order of NULLs (SQLite puts them first, PostgreSQL
+    last), so that the first game is one without a chip value when there is one; the
+    two ends then agree when every game has the same. Asking for the NULLs apart made
+    SQLite read every game of the club's other index (5 ms at 60,000 games)."""
     if span.season is not None and span.season.chip_value is not None:
         return span.season.chip_value
     games = Game.objects.filter(
         span.moments(), club=club, counts=True, deleted_at=None, finished_at__isnull=False
     )
-    valued = games.filter(chip_value__isnull=False).values("chip_value")
-    low, high, unvalued = (
+    nulls_last = connections[games.db].features.nulls_order_largest
+    in_order = games.order_by("-chip_value" if nulls_last else "chip_value")
+    in_reverse = games.order_by("chip_value" if nulls_last else "-chip_value")
+    first, last = (
         Club.objects.filter(pk=club.pk)
         .annotate(
-            low=Subquery(valued.order_by("chip_value")[:1]),
-            high=Subquery(valued.order_by("-chip_value")[:1]),
-            unvalued=Exists(games.filter(chip_value=None)),
+            first=Subquery(in_order.values("chip_value")[:1]),
+            last=Subquery(in_reverse.values("chip_value")[:1]),
         )
-        .values_list("low", "high", "unvalued")
+        .values_list("first", "last")
         .get()
     )
-    return low if not unvalued and low is not None and low == high else None
+    return first if first is not None and first == last else None
 
 
 @transaction.atomic
