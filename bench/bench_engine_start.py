@@ -61,23 +61,21 @@ RUNTIME_ONLY = """async (worker) => {
 
 
 @pytest.fixture
-def started_browser(request: pytest.FixtureRequest) -> Iterator[Any]:
-    """The suite's Chromium, or with ``--renderer-prefix`` one whose renderers run
-    through that script."""
+def started_browser(browser: Any, request: pytest.FixtureRequest) -> Iterator[Any]:
+    """The suite's Chromium, or with ``--renderer-prefix`` another of its browser type
+    (as a phone's restart is launched, tests/conftest.py) whose renderers run through
+    that script."""
     prefix = request.config.getoption("--renderer-prefix")
     if not prefix:
-        yield request.getfixturevalue("browser")
+        yield browser
         return
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(
-            executable_path=str(CHROMIUM),
-            args=[*CHROMIUM_ARGS, f"--renderer-cmd-prefix={prefix}"],
-            headless=True,
-        )
-        yield chromium
-        chromium.close()
+    chromium = browser.browser_type.launch(
+        executable_path=str(CHROMIUM),
+        args=[*CHROMIUM_ARGS, f"--renderer-cmd-prefix={prefix}"],
+        headless=True,
+    )
+    yield chromium
+    chromium.close()
 
 
 def _runtime_only(route: Any) -> None:
