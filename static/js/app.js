@@ -128,6 +128,58 @@ document.addEventListener("htmx:beforeSwap", (event) => {
   }
 });
 
+// A part redrawn at each tick (data-keep-typed: the new game's players) keeps what was
+// typed or chosen in it while the answer was on its way, such as a new player's name or
+// the first dealer. The answer is drawn from the values sent: a box it draws as it was
+// sent gets what the box holds now; one the answer changed (the name box emptied once
+// its player is added) is left as drawn.
+const typedFields = "input[id]:not([type=checkbox]):not([type=radio]):not([type=hidden]), select[id], textarea[id]";
+const sentValues = new WeakMap();
+const liveFields = new WeakMap();
+function keptPart(event) {
+  const part = event.detail.target;
+  return part instanceof Element && part.hasAttribute("data-keep-typed") ? part : null;
+}
+function fieldsOf(part) {
+  return new Map([...part.querySelectorAll(typedFields)].map((field) => [field.id, field]));
+}
+document.addEventListener("htmx:beforeRequest", (event) => {
+  const part = keptPart(event);
+  if (part) {
+    const values = new Map([...fieldsOf(part)].map(([id, field]) => [id, field.value]));
+    sentValues.set(event.detail.xhr, values);
+  }
+});
+document.addEventListener("htmx:beforeSwap", (event) => {
+  if (keptPart(event) && event.detail.shouldSwap) {
+    liveFields.set(event.detail.xhr, fieldsOf(event.detail.target));
+  }
+});
+document.addEventListener("htmx:afterSwap", (event) => {
+  const sent = sentValues.get(event.detail.xhr);
+  const live = liveFields.get(event.detail.xhr);
+  if (!sent || !live) {
+    return;
+  }
+  liveFields.delete(event.detail.xhr);
+  for (const [id, was] of live) {
+    const drawn = document.getElementById(id);
+    const asSent = sent.get(id);
+    if (!drawn || asSent === undefined || was.value === asSent || drawn.value !== asSent) {
+      continue;
+    }
+    // A choice no longer offered (a dealer no longer at the table) is not forced in.
+    if (drawn.matches("select") && ![...drawn.options].some((option) => option.value === was.value)) {
+      continue;
+    }
+    drawn.value = was.value;
+    // htmx gives the focus back to the box typed in; the caret goes back where it was.
+    if (drawn === document.activeElement && typeof was.selectionStart === "number") {
+      drawn.setSelectionRange(was.selectionStart, was.selectionEnd);
+    }
+  }
+});
+
 document.addEventListener("click", (event) => {
   if (event.target.closest("#failure [data-retry]")) {
     const again = retry;

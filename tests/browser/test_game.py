@@ -346,8 +346,8 @@ def test_new_game_screen_starts_a_game(club, page, db):
 
     for player in (ann, bob, cy):
         pick(page, "players", player.pk)
-    # The players' part is drawn again after each tick: the new name is typed into the
-    # last drawing (one typed while an answer is on its way is replaced with it).
+    # The players' part is drawn again after each tick, the first dealer's choices with
+    # it: Bob is offered once his tick's answer has come.
     expect(page.locator("li.seat-row.chosen")).to_have_count(3)
     page.locator('input[name="new_player"]').fill("Dee")
     page.locator("#id_first_dealer").select_option(str(bob.pk))
@@ -389,6 +389,38 @@ def test_ticks_made_while_an_answer_is_on_its_way_are_all_sent(club, page, db):
             "boxes => boxes.map((box) => box.value)"
         )
     ] == [p.pk for p in players]
+
+
+def test_a_name_typed_and_a_dealer_picked_while_an_answer_is_on_its_way_are_kept(
+    club, page, db
+):
+    """The answer to a tick redraws the players' part, name box and dealer included, as
+    they were sent: what was typed and picked since is put back, caret and focus too."""
+    ann, bob, cy = (player_add(club=club, name=name) for name in ("Ann", "Bob", "Cy"))
+    page.goto("/games/new/")
+    for seated, player in enumerate((ann, bob), start=1):
+        pick(page, "players", player.pk)
+        expect(page.locator("li.seat-row.chosen")).to_have_count(seated)
+    held = hold_first(page, re.compile(r"/games/new/$"))
+    pick(page, "players", cy.pk)
+    route = first_held(page, held)
+    page.locator("#id_first_dealer").select_option(str(bob.pk))
+    name = page.locator('input[name="new_player"]')
+    name.fill("Deeee")
+    name.press("ArrowLeft")
+    route.continue_()
+    expect(page.locator("li.seat-row.chosen")).to_have_count(3)
+    expect(name).to_have_value("Deeee")
+    expect(name).to_be_focused()
+    assert name.evaluate("box => [box.selectionStart, box.selectionEnd]") == [4, 4]
+    expect(page.locator("#id_first_dealer")).to_have_value(str(bob.pk))
+
+    # A name the answer changed is left as drawn: added, its box comes back empty.
+    name.press("Backspace")
+    name.press("Enter")
+    expect(page.locator("li.seat-row.chosen")).to_have_count(4)
+    expect(name).to_have_value("")
+    expect(page.locator("li.seat-row.chosen .who span").last).to_have_text("Deee")
 
 
 @pytest.mark.parametrize("ci", ["true", "1"])
