@@ -391,9 +391,7 @@ def test_ticks_made_while_an_answer_is_on_its_way_are_all_sent(club, page, db):
     ] == [p.pk for p in players]
 
 
-def test_a_name_typed_and_a_dealer_picked_while_an_answer_is_on_its_way_are_kept(
-    club, page, db
-):
+def test_a_name_typed_and_a_dealer_picked_while_a_tick_is_answered_are_kept(club, page, db):
     """The answer to a tick redraws the players' part, name box and dealer included, as
     they were sent: what was typed and picked since is put back, caret and focus too."""
     ann, bob, cy = (player_add(club=club, name=name) for name in ("Ann", "Bob", "Cy"))
