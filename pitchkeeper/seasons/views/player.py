@@ -13,12 +13,8 @@ from pitchkeeper.clubs.access import club_player, club_view
 from pitchkeeper.core.limits import page_number
 from pitchkeeper.core.pages import is_partial
 from pitchkeeper.games.words import point_name, preset_label
-from pitchkeeper.seasons.models import GameLine
 from pitchkeeper.seasons.ratings import ratings_pending
-from pitchkeeper.seasons.standings import (
-    bid_order,
-    player_stats,
-)
+from pitchkeeper.seasons.standings import AtTable, bid_order, player_stats
 from pitchkeeper.seasons.views.shared import (
     decimal,
     percent,
@@ -164,12 +160,10 @@ def player_page(request: HttpRequest, pk: int) -> HttpResponse:
     return render(request, template, context)
 
 
-def _at_table(lines: list[GameLine]) -> tuple[str, str]:
+def _at_table(lines: list[AtTable]) -> tuple[str, str]:
     """Who won a game (a team by its name; empty for a draw) and who played it."""
-    winners = dict.fromkeys(
-        line.side if line.team else line.player.name for line in lines if line.won
-    )
-    return ", ".join(winners), ", ".join(line.player.name for line in lines)
+    winners = dict.fromkeys(line.side if line.team else line.name for line in lines if line.won)
+    return ", ".join(winners), ", ".join(line.name for line in lines)
 
 
 def _point_order(item: tuple[str, tuple[int, int]]) -> tuple[int, str]:
