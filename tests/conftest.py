@@ -235,6 +235,11 @@ CHROMIUM_ARGS = [
     "--disable-component-update",
     "--no-first-run",
 ]
+# How long a tap, and what it shows, may take before a test fails; a tap that leads to
+# another page waits for that page within this too (Playwright's "scheduled
+# navigations"), which on a loaded machine took more than 5 s.
+ACTION_MS = 10_000
+NAVIGATION_MS = 20_000
 # The phone the app is laid out for.
 PHONE = {"width": 360, "height": 740}
 # Chromium logs every 4xx answer to the console; these two are the app's way of showing a
@@ -274,6 +279,11 @@ def browser():
     # session, which makes Django refuse ORM calls from the tests (and from every test
     # after this one) as if they came from async code. They don't.
     os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+    from playwright.sync_api import expect
+
+    # What a page shows is waited for as long as a page's load may take (below): on a
+    # loaded 2-core machine an answer swapped in can come after Playwright's 5 s.
+    expect.set_options(timeout=ACTION_MS)
     with sync_playwright() as playwright:
         chromium = playwright.chromium.launch(
             executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, headless=True
@@ -313,11 +323,11 @@ class Phone:
                 context.add_cookies([{**self.session_cookie, "url": self.base_url}])
             self.contexts.append(context)
         page = context.new_page()
-        page.set_default_timeout(5_000)
+        page.set_default_timeout(ACTION_MS)
         # A fresh context's first page (its server rendering, its files, the service
         # worker's install beside it) can pass 5 s on a loaded 2-core machine; how fast
         # pages are is measured by the benchmarks, not here.
-        page.set_default_navigation_timeout(20_000)
+        page.set_default_navigation_timeout(NAVIGATION_MS)
         self._watch(page)
         return page
 
