@@ -1057,6 +1057,9 @@
 
   // The cached copy of the page follows what the server has, so that the game opens
   // offline as it was last seen (the service worker keeps what this fetch brings).
+  // Signed out, the redirect is not followed: the sign-in page it leads to would set a
+  // CSRF cookie, which replaced the one of the sign-in page the person was opening, so
+  // that signing in was refused (403).
   let remembering = null;
 
   function rememberPage() {
@@ -1064,7 +1067,7 @@
     remembering = setTimeout(() => {
       if (navigator.onLine && navigator.serviceWorker && navigator.serviceWorker.controller) {
         for (const url of [pageUrl, wordsUrl]) {
-          fetch(url, { credentials: "same-origin" }).catch(() => {});
+          fetch(url, { credentials: "same-origin", redirect: "manual" }).catch(() => {});
         }
       }
     }, 300);

@@ -5,10 +5,12 @@ development server and on a production-mode one (tests/browser/conftest.py)."""
 from __future__ import annotations
 
 import re
+import time
 from typing import Any
 
 import pytest
 from django.contrib.auth import get_user_model
+from django.urls import reverse
 from playwright.sync_api import expect
 
 from pitchkeeper.clubs.models import Membership
@@ -60,17 +62,35 @@ def kept_offline(page: Any, game: Any, hands: list[tuple[str, int, str]]) -> Non
         kept(page, count)
 
 
-def two_kept_then_signed_out(phone: Any, make_game: Any) -> tuple[Any, Any]:
+def two_kept_then_signed_out(phone: Any, make_game: Any) -> tuple[Any, Any, list[Any]]:
     """A game with two hands kept offline; then the session ends (its cookie, and the
     CSRF cookie, gone: the sign-in that follows gives a new CSRF token, which the kept
-    hands are sent with) and the network returns."""
+    hands are sent with) and the network returns. Also every response from then on, as
+    (URL, status)."""
     game = make_game("setback", SETBACK_TABLE).game
     page = phone.new_page()
     phone.allow(OFFLINE_LOGS)
     kept_offline(page, game, FIVE[:2])
     page.context.clear_cookies()
+    answers: list[tuple[str, int]] = []
+    page.context.on("response", lambda answer: answers.append((answer.url, answer.status)))
     page.context.set_offline(False)
-    return page, game
+    return page, game, answers
+
+
+def signed_out_quietly(page: Any, game: Any, answers: list[tuple[str, int]]) -> None:
+    """Signed out, the phone keeps to itself: its background requests for the game (the
+    copy kept for offline, the queue) are not followed to the sign-in page, whose CSRF
+    cookie would replace that of the sign-in page the person opens, so that signing in
+    is refused. ``answers``: every response since the network came back."""
+    redirected = (f"{page.url.split('/games/')[0]}/games/{game.pk}/", 302)
+    deadline = time.monotonic() + SYNCED / 1000
+    while redirected not in answers:
+        assert time.monotonic() < deadline, answers
+        page.wait_for_timeout(50)
+    # A redirect followed is asked for at once; its answer would be in by now.
+    page.wait_for_timeout(500)
+    assert not [url for url, _status in answers if reverse("login") in url], answers
 
 
 def signed_in_again(page: Any, game: Any) -> None:
@@ -88,11 +108,12 @@ def played(pitcher: str, bid: int, taker: str) -> HandRecord:
 
 
 def test_hands_kept_when_the_session_ends_are_sent_once_the_member_signs_in_again(phone, make_game):
-    page, game = two_kept_then_signed_out(phone, make_game)
+    page, game, answers = two_kept_then_signed_out(phone, make_game)
     held = page.locator(HELD)
     expect(held).to_contain_text(
         "Signed out: the waiting hands are sent once owner signs in again.", timeout=SYNCED
     )
+    signed_out_quietly(page, game, answers)
     expect(waiting(page)).to_have_text(waiting_text(2))
     # The way forward is a sign-in; no hidden button shows ([hidden] wins over display).
     expect(held.get_by_role("button", name="Enter as next hand")).not_to_be_visible()
@@ -113,7 +134,7 @@ def test_another_members_kept_hands_wait_for_that_member_and_count_for_nobody_el
 ):
     second = get_user_model().objects.create_user("second", password=PASSWORD)
     Membership.objects.create(club=club, user=second, role="scorekeeper")
-    page, game = two_kept_then_signed_out(phone, make_game)
+    page, game, _answers = two_kept_then_signed_out(phone, make_game)
     page.goto(f"/games/{game.pk}/")
     sign_in_as(page, "second")
     page.wait_for_url(f"**/games/{game.pk}/")
