@@ -1,6 +1,6 @@
 """What belongs to the site as a whole rather than to a domain: the health check, the
-answer while the database cannot be reached, and the rules engine's worker and package
-for the phone."""
+answer while the database cannot be reached, a form refused as out of date, and the
+rules engine's worker and package for the phone."""
 
 from __future__ import annotations
 
@@ -17,6 +17,7 @@ from django.templatetags.static import static
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.cache import add_never_cache_headers, patch_vary_headers
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.cache import cache_control, never_cache
 from django.views.decorators.http import require_GET
 from django.views.defaults import server_error as django_server_error
@@ -32,6 +33,22 @@ logger = logging.getLogger(__name__)
 # How soon a browser or a client is asked to try again while the database is away (a
 # restart takes seconds, a failover about a minute).
 RETRY_AFTER_SECONDS = 30
+
+
+@login_not_required
+@never_cache
+def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
+    """Django's CSRF_FAILURE_VIEW: a form sent with a token that no longer matches the
+    phone's (the page was open while it signed in or out, here or in another tab) is
+    refused, in the app's own page and the user's language, with a way back to the page
+    it came from. Django's own page is English, for developers, and styled inline, which
+    the Content-Security-Policy forbids."""
+    back = request.headers.get("Referer", "")
+    if not url_has_allowed_host_and_scheme(
+        back, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ):
+        back = reverse("home")
+    return render(request, "core/form_expired.html", {"back": back}, status=403)
 
 
 @login_not_required
