@@ -1057,9 +1057,7 @@
 
   // The cached copy of the page follows what the server has, so that the game opens
   // offline as it was last seen (the service worker keeps what this fetch brings).
-  // Signed out, the redirect is not followed: the sign-in page it leads to would set a
-  // CSRF cookie, which replaced the one of the sign-in page the person was opening, so
-  // that signing in was refused (403).
+  // Nor is the way to the sign-in page followed (see whoIsHere).
   let remembering = null;
 
   function rememberPage() {

@@ -157,7 +157,7 @@ def test_a_late_auction_answer_does_not_overwrite_a_newer_bid(phone, make_game):
     page.locator("details.auction > summary").click()
     held = hold_first(page, AUCTION)
     pick(page, "auction_0", 2)
-    page.wait_for_function("document.querySelector('#auction.htmx-request') !== null")
+    page.wait_for_function("() => document.querySelector('#auction.htmx-request') !== null")
     pick(page, "auction_0", 3)
 
     # The newer bid waits for the first answer, which is not drawn (drawn, it would put

@@ -163,13 +163,13 @@ def test_the_screen_is_kept_on_and_asked_again_when_the_page_comes_back(phone, m
     page.add_init_script(WAKE_LOCK_STUB)
     open_game(page, game)
 
-    page.wait_for_function("window.wakeRequests.length === 1")
+    page.wait_for_function("() => window.wakeRequests.length === 1")
     assert page.evaluate("window.wakeRequests") == ["screen"]
 
     # Hidden, the browser lets the lock go; back in view, the page asks again.
     page.evaluate("window.wakeSentinels[0].release()")
     page.evaluate("document.dispatchEvent(new Event('visibilitychange'))")
-    page.wait_for_function("window.wakeRequests.length === 2")
+    page.wait_for_function("() => window.wakeRequests.length === 2")
 
 
 def test_without_a_wake_lock_nothing_goes_wrong(phone, make_game):
@@ -216,7 +216,7 @@ def test_the_result_goes_to_the_share_sheet(phone, make_game):
     expect(share).to_be_visible()
     share.click()
 
-    page.wait_for_function("window.shared.length === 1")
+    page.wait_for_function("() => window.shared.length === 1")
     text = page.evaluate("window.shared[0].text")
     assert text.startswith("Bob wins: made the bid and reached 7\n")
     assert "Final scores: Ann 0, Bob 9, Cy 3, Dee 0" in text

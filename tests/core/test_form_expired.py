@@ -33,7 +33,7 @@ def test_a_hand_sent_without_a_matching_token_is_refused_and_not_saved(checked_c
     assert "This form was out of date" in html
     assert "Nothing was saved." in html
     assert f'href="http://testserver{page}"' in html
-    # The app's page (its stylesheet, no inline style the Content-Security-Policy forbids).
+    # No inline style, which the Content-Security-Policy forbids.
     assert "style=" not in html and "<style" not in html
     assert Hand.objects.count() == 0
 
