@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import re
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -165,15 +165,22 @@ def hold_first(page: Any, url: Any) -> list[Any]:
     return held
 
 
+def wait_until(page: Any, done: Callable[[], bool], seconds: float, failure: str) -> None:
+    """Wait, letting the browser work, until ``done()`` holds of what the test's thread
+    records of the page (routes, responses): Playwright hands those over only while the
+    test waits on the browser, so ``expect`` cannot wait for them."""
+    deadline = time.monotonic() + seconds
+    while not done():
+        assert time.monotonic() < deadline, failure
+        page.wait_for_timeout(20)
+
+
 def first_held(page: Any, held: list[Any]) -> Any:
     """The route ``hold_first`` held, once Playwright has handed it over: the page can
     show its request under way (htmx's class on the element) before the route's
     handler has run in the test's thread, which runs it only while it waits on the
     browser."""
-    deadline = time.monotonic() + 10
-    while not held:
-        assert time.monotonic() < deadline, "no request was held within 10 s"
-        page.wait_for_timeout(20)
+    wait_until(page, lambda: bool(held), 10, "no request was held within 10 s")
     return held[0]
 
 
@@ -281,7 +288,7 @@ def browser():
     os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
     from playwright.sync_api import expect
 
-    # What a page shows is waited for as long as a page's load may take (below): on a
+    # What a page shows is waited for as long as a tap may take (ACTION_MS): on a
     # loaded 2-core machine an answer swapped in can come after Playwright's 5 s.
     expect.set_options(timeout=ACTION_MS)
     with sync_playwright() as playwright:

@@ -5,7 +5,6 @@ development server and on a production-mode one (tests/browser/conftest.py)."""
 from __future__ import annotations
 
 import re
-import time
 from typing import Any
 
 import pytest
@@ -32,7 +31,7 @@ from tests.browser.test_offline import (
     waiting,
     waiting_text,
 )
-from tests.conftest import PASSWORD
+from tests.conftest import PASSWORD, wait_until
 
 pytestmark = pytest.mark.browser
 
@@ -84,10 +83,7 @@ def signed_out_quietly(page: Any, game: Any, answers: list[tuple[str, int]]) -> 
     cookie would replace that of the sign-in page the person opens, so that signing in
     is refused. ``answers``: every response since the network came back."""
     redirected = (f"{page.url.split('/games/')[0]}/games/{game.pk}/", 302)
-    deadline = time.monotonic() + SYNCED / 1000
-    while redirected not in answers:
-        assert time.monotonic() < deadline, answers
-        page.wait_for_timeout(50)
+    wait_until(page, lambda: redirected in answers, SYNCED / 1000, f"{redirected}: {answers}")
     # A redirect followed is asked for at once; its answer would be in by now.
     page.wait_for_timeout(500)
     assert not [url for url, _status in answers if reverse("login") in url], answers
