@@ -68,7 +68,8 @@ from pitchkeeper.games.models import Game
 from pitchkeeper.games.replay import games_replayed, standing_of
 from pitchkeeper.seasons.derive import stats_rebuild
 from pitchkeeper.seasons.models import (
-    GameCount, GameLine, MonthCount, MonthLine, MonthPair, MonthRun, RatingPoint
+    GameCount, GameLine, MonthChipValue, MonthCount, MonthLine, MonthPair, MonthRun,
+    RatingPoint,
 )
 
 for state in games_replayed(games=Game.objects.all()):
@@ -95,7 +96,9 @@ def rows(model):
         if any(v for k, v in row.items() if k not in NAMES)
     )
 
-derived = (GameLine, GameCount, MonthLine, MonthCount, MonthPair, MonthRun, RatingPoint)
+derived = (
+    GameLine, GameCount, MonthLine, MonthCount, MonthPair, MonthRun, MonthChipValue, RatingPoint
+)
 kept = [rows(model) for model in derived]
 stats_rebuild(club=Club.objects.get())
 assert [rows(model) for model in derived] == kept
@@ -143,8 +146,8 @@ def test_a_database_from_before_the_domains_migrates_with_nothing_lost(tmp_path)
     # time zone each club's statistics were built in, where ratings are still due
     # (nowhere: the migrated statistics are whole), the task workers' beats (none yet),
     # the plans of payments (none until a ledger is viewed), and the head-to-head and
-    # runs rollups, filled from the league's lines (checked against a rebuild below),
-    # and the club nights (none yet).
+    # runs rollups and the months' chip values, filled from the league's lines (checked
+    # against a rebuild below), and the club nights (none yet).
     assert {name: n for name, n in after.items() if name not in before} == {
         "pitchkeeper_heartbeat": 0,
         "pitchkeeper_statszone": 1,
@@ -152,6 +155,7 @@ def test_a_database_from_before_the_domains_migrates_with_nothing_lost(tmp_path)
         "pitchkeeper_workerbeat": 0,
         "pitchkeeper_monthpair": 412,
         "pitchkeeper_monthrun": 86,
+        "pitchkeeper_monthchipvalue": 12,
         "pitchkeeper_ledgerplan": 0,
         **dict.fromkeys(
             ["pitchkeeper_night", "pitchkeeper_night_payments", "pitchkeeper_attendance"], 0

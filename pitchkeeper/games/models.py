@@ -25,7 +25,7 @@ from pitchkeeper.rules.record import MAX_NAME_LENGTH, parse_hand
 # tell them (games.signals), so a plain ``update`` of one is refused.
 COUNTED_FIELDS = frozenset(
     {"club", "rules", "first_dealer", "finished_at", "winner", "winner_team", "won_by"}
-    | {"deleted_at", "counts"}
+    | {"deleted_at", "counts", "chip_value"}
 )
 
 
@@ -153,13 +153,6 @@ class Game(models.Model):
             models.Index(
                 fields=["club", "finished_at", "counts", "deleted_at", "chip_value"],
                 name="game_club_finished",
-            ),
-            # The lowest and highest chip value of the counted games (the ledger's money)
-            # found at the two ends of the index, not by reading every game.
-            models.Index(
-                fields=["club", "chip_value", "finished_at"],
-                name="game_club_chip_value",
-                condition=models.Q(counts=True, deleted_at=None, finished_at__isnull=False),
             ),
             # The home screen's lists, newest first, read in order from an index instead
             # of sorting every game of the club: all games (the finished ones, the last

@@ -40,9 +40,10 @@ from pitchkeeper.seasons.models import (
 from pitchkeeper.seasons.ratings import ratings_recompute
 from pitchkeeper.seasons.rollups import (
     PAIR_FIELDS,
+    chip_values_refresh,
+    month_rows_rewrite,
     pair_sums,
     pairs_rebuild,
-    runs_changed,
     runs_refresh,
 )
 from pitchkeeper.seasons.tasks import rerate_from
@@ -247,7 +248,7 @@ def _replace(game: Game, lines: list[GameLine], counts: list[GameCount]) -> None
     GameCount.objects.bulk_create(counts)
     _rollup(game.club_id, old_lines, old_counts, sign=-1)
     _rollup(game.club_id, lines, counts, sign=1)
-    runs_changed(club_id=game.club_id, lines=[*old_lines, *lines])
+    month_rows_rewrite(club_id=game.club_id, lines=[*old_lines, *lines])
     if _rated(old_lines) != _rated(lines):
         moments = [ln.finished_at for ln in [*old_lines, *lines]]
         rerate_from(club_id=game.club_id, since=(min(moments), game.pk))
@@ -353,6 +354,7 @@ def rollups_rebuild(*, club_id: int) -> None:
     )
     pairs_rebuild(club_id=club_id)
     runs_refresh(club_id=club_id)
+    chip_values_refresh(club_id=club_id)
 
 
 def _counted(game: Game) -> bool:
@@ -373,7 +375,7 @@ def stats_game_counting_changed(*, game: Game, **signal: Any) -> None:
     for row in [*lines, *counts]:
         row.counted = True
     _rollup(game.club_id, lines, counts, sign=1 if counted else -1)
-    runs_changed(club_id=game.club_id, lines=lines)
+    month_rows_rewrite(club_id=game.club_id, lines=lines)
     rerate_from(club_id=game.club_id, since=(lines[0].finished_at, game.pk))
 
 
@@ -387,7 +389,7 @@ def stats_game_erasing(*, game: Game, **signal: Any) -> None:
     GameLine.objects.filter(game=game).delete()
     GameCount.objects.filter(game=game).delete()
     _rollup(game.club_id, lines, counts, sign=-1)
-    runs_changed(club_id=game.club_id, lines=lines)
+    month_rows_rewrite(club_id=game.club_id, lines=lines, erasing=game.pk)
     if any(line.counted for line in lines):
         rerate_from(club_id=game.club_id, since=(lines[0].finished_at, game.pk))
 
@@ -401,6 +403,13 @@ def stats_games_updated(*, pks: Sequence[int], **signal: Any) -> None:
         _replace(
             state.game, *derive(game=state.game, record=state.record, result=state.result, ids=ids)
         )
+    # A game's chip value is on none of its lines: their months' chip values are
+    # written again whether the lines changed or not.
+    months: dict[int, set[date]] = defaultdict(set)
+    for club_id, month in GameLine.objects.filter(game_id__in=pks).values_list("club_id", "month"):
+        months[club_id].add(month)
+    for club_id, found in months.items():
+        chip_values_refresh(club_id=club_id, months=found)
 
 
 def stats_rebuild(*, club: Club) -> None:

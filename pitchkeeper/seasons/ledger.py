@@ -12,8 +12,8 @@ from typing import Any
 
 from django.core.cache import cache
 from django.core.exceptions import ValidationError
-from django.db import connections, transaction
-from django.db.models import QuerySet, Subquery, Sum
+from django.db import transaction
+from django.db.models import Max, Min, QuerySet, Sum
 from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 from django_tasks import task
@@ -25,9 +25,11 @@ from pitchkeeper.rules.payments import Plan, settle_up
 from pitchkeeper.seasons.models import (
     GameLine,
     LedgerPlan,
+    MonthChipValue,
     MonthLine,
     Payment,
 )
+from pitchkeeper.seasons.rollups import CHIP_VALUES, counted_games
 from pitchkeeper.seasons.spans import Span
 
 # Steps of the search for the fewest payments a page spends (a few ms: most ledgers are
@@ -171,29 +173,28 @@ def _digest(balances: dict[int, int]) -> str:
 
 def _chip_value(club: Club, span: Span) -> Decimal | None:
     """The season's chip value; else the games' own, when every counted game of the
-    span has the same one: none without one. The games are read at the two ends of one
-    index, in the database's own order of NULLs (SQLite puts them first, PostgreSQL
-    last), so that the first game is one without a chip value when there is one; the
-    two ends then agree when every game has the same. Asking for the NULLs apart made
-    SQLite read every game of the club's other index (5 ms at 60,000 games)."""
+    span has the same one: none without one. The whole months are read from their
+    MonthChipValue rows, a dozen in a season however many games it has; the part-months
+    at the edges from their games."""
     if span.season is not None and span.season.chip_value is not None:
         return span.season.chip_value
-    games = Game.objects.filter(
-        span.moments(), club=club, counts=True, deleted_at=None, finished_at__isnull=False
-    )
-    nulls_last = connections[games.db].features.nulls_order_largest
-    in_order = games.order_by("-chip_value" if nulls_last else "chip_value")
-    in_reverse = games.order_by("chip_value" if nulls_last else "-chip_value")
-    first, last = (
-        Club.objects.filter(pk=club.pk)
-        .annotate(
-            first=Subquery(in_order.values("chip_value")[:1]),
-            last=Subquery(in_reverse.values("chip_value")[:1]),
-        )
-        .values_list("first", "last")
-        .get()
-    )
-    return first if first is not None and first == last else None
+    months, edges = span.parts()
+    parts = [
+        MonthChipValue.objects.filter(months, club=club).aggregate(
+            games=Sum("games"),
+            lowest=Min("lowest"),
+            highest=Max("highest"),
+            no_value=Sum("no_value"),
+        ),
+        counted_games(club.pk).filter(edges).aggregate(**CHIP_VALUES),
+    ]
+    found = [part for part in parts if part["games"]]
+    values = {part[end] for part in found for end in ("lowest", "highest")}
+    if any(part["no_value"] for part in found) or len(values) != 1:
+        return None
+    # SQLite answers an aggregate of decimals unscaled (0.5 for 0.50).
+    places = Game._meta.get_field("chip_value").decimal_places
+    return values.pop().quantize(Decimal(1).scaleb(-places))
 
 
 @transaction.atomic
@@ -234,6 +235,4 @@ def payment_take_back(*, club: Club, payment_id: int) -> Payment:
 
 def season_games(*, club: Club, span: Span) -> QuerySet[Game]:
     """The span's counted finished games, in the order they finished."""
-    return Game.objects.filter(
-        span.moments(), club=club, counts=True, deleted_at=None, finished_at__isnull=False
-    ).order_by("finished_at", "pk")
+    return counted_games(club.pk).filter(span.moments()).order_by("finished_at", "pk")

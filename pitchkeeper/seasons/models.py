@@ -306,6 +306,28 @@ class MonthRun(models.Model):
         return f"runs of player {self.player_id} in {self.month:%Y-%m}"
 
 
+class MonthChipValue(models.Model):
+    """Derived: the chip values of a month's counted games (the lowest, the highest, and
+    how many games had none), so that a season's ledger tells its money from a row per
+    month rather than from every game of the season. Written again from the month's
+    games whenever one of them changes."""
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="+")
+    month = models.DateField()
+    games = models.IntegerField()
+    lowest = models.DecimalField(max_digits=8, decimal_places=2, null=True)
+    highest = models.DecimalField(max_digits=8, decimal_places=2, null=True)
+    no_value = models.IntegerField()  # games without a chip value
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["club", "month"], name="monthchipvalue_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return f"chip values of club {self.club_id} in {self.month:%Y-%m}"
+
+
 class RatingPoint(models.Model):
     """Derived: a player's rating (openskill's mu and sigma) after one counted game,
     rated in the order the games finished."""

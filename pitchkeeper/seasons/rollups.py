@@ -1,7 +1,8 @@
-"""The head-to-head and streak rollups: how each player fared with and against each
-other player in a month (MonthPair, summed like MonthLine), and a month's runs of
-results (MonthRun, written again from the month's lines), so that a player page reads
-a row per month rather than one per game.
+"""The rollups besides the plain sums: how each player fared with and against each
+other player in a month (MonthPair, summed like MonthLine), a month's runs of results
+(MonthRun, written again from the month's lines), and the chip values of a month's
+games (MonthChipValue, written again from its games), so that a player page and a
+season's ledger read a row per month rather than one per game.
 
 Kept up to date by pitchkeeper.seasons.derive as each game changes, and rebuilt with
 the other rollups."""
@@ -14,9 +15,11 @@ from datetime import date, datetime, time, timedelta
 from typing import Any
 
 from django.db import connection
+from django.db.models import Count, Max, Min, Q, QuerySet
 from django.utils import timezone
 
-from pitchkeeper.seasons.models import GameLine, MonthPair, MonthRun
+from pitchkeeper.games.models import Game
+from pitchkeeper.seasons.models import GameLine, MonthChipValue, MonthLine, MonthPair, MonthRun
 
 # The sums a MonthPair keeps, for a player and one other player they met.
 PAIR_FIELDS = ("games", "partners", "wins_against", "losses_to", "ahead")
@@ -107,6 +110,15 @@ RUNS_SQL = """
 """
 
 
+def _month_start(month: date) -> datetime:
+    """The first moment of the month in TIME_ZONE, the zone its rows were counted in."""
+    return datetime.combine(month, time.min, timezone.get_current_timezone())
+
+
+def _next_month(month: date) -> date:
+    return (month.replace(day=28) + timedelta(days=4)).replace(day=1)
+
+
 def runs_refresh(*, club_id: int, players: Iterable[int] = (), months: Iterable[date] = ()) -> None:
     """The MonthRuns of these players in these months (every one of the club's, when
     none are named) written again from their lines."""
@@ -120,13 +132,11 @@ def runs_refresh(*, club_id: int, players: Iterable[int] = (), months: Iterable[
         params += [*players, *(connection.ops.adapt_datefield_value(m) for m in months)]
         # The same months as a range of finish times, which the (player, finished_at)
         # index serves: without it, every line the players ever had is read.
-        zone = timezone.get_current_timezone()
-        after = (months[-1].replace(day=28) + timedelta(days=4)).replace(day=1)
         stored = GameLine._meta.get_field("finished_at")
         where += " AND finished_at >= %s AND finished_at < %s"
         params += [
-            stored.get_db_prep_value(datetime.combine(day, time.min, zone), connection)
-            for day in (months[0], after)
+            stored.get_db_prep_value(_month_start(day), connection)
+            for day in (months[0], _next_month(months[-1]))
         ]
     rows.delete()
     quote = connection.ops.quote_name
@@ -137,11 +147,57 @@ def runs_refresh(*, club_id: int, players: Iterable[int] = (), months: Iterable[
         cursor.execute(sql, params)
 
 
-def runs_changed(*, club_id: int, lines: Iterable[GameLine]) -> None:
+# A stretch of games' chip values, as MonthChipValue keeps them for a month.
+CHIP_VALUES = {
+    "games": Count("pk"),
+    "lowest": Min("chip_value"),
+    "highest": Max("chip_value"),
+    "no_value": Count("pk", filter=Q(chip_value=None)),
+}
+
+
+def counted_games(club_id: int) -> QuerySet[Game]:
+    """The club's games the statistics count: finished, not deleted, not practice."""
+    return Game.objects.filter(
+        club_id=club_id, counts=True, deleted_at=None, finished_at__isnull=False
+    )
+
+
+def chip_values_refresh(
+    *, club_id: int, months: Iterable[date] = (), erasing: int | None = None
+) -> None:
+    """The MonthChipValues of these months (every month the club has counted games in,
+    when none are named) written again from their games, leaving out the game being
+    ``erasing`` (deleted for good once this is done). A month's games are read by their
+    finish times from the index that holds their chip values: a few hundred index
+    entries in a busy month, where reading the month's lines joined to their games took
+    PostgreSQL 12 ms at 60,000 games."""
+    rows = MonthChipValue.objects.filter(club_id=club_id)
+    wanted = set(months)
+    if wanted:
+        rows = rows.filter(month__in=wanted)
+    else:
+        wanted = set(MonthLine.objects.filter(club_id=club_id).values_list("month", flat=True))
+    rows.delete()
+    games = counted_games(club_id).exclude(pk=erasing)
+    found = []
+    for month in sorted(wanted):
+        within = {"finished_at__gte": _month_start(month)}
+        within["finished_at__lt"] = _month_start(_next_month(month))
+        values = games.filter(**within).aggregate(**CHIP_VALUES)
+        if values["games"]:
+            found.append(MonthChipValue(club_id=club_id, month=month, **values))
+    MonthChipValue.objects.bulk_create(found)
+
+
+def month_rows_rewrite(
+    *, club_id: int, lines: Iterable[GameLine], erasing: int | None = None
+) -> None:
+    """The rollups that are written again rather than summed, for the months of these
+    lines (a game's, before and after its change): the players' runs, and the months'
+    chip values."""
     found = list(lines)
     if found:
-        runs_refresh(
-            club_id=club_id,
-            players=[line.player_id for line in found],
-            months=[line.month for line in found],
-        )
+        months = [line.month for line in found]
+        runs_refresh(club_id=club_id, players=[line.player_id for line in found], months=months)
+        chip_values_refresh(club_id=club_id, months=months, erasing=erasing)

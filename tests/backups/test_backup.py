@@ -71,7 +71,7 @@ def full_club(club, game_data):
         finished_at=start + timedelta(hours=1, minutes=40)
     )
     Game.objects.filter(pk=deleted.pk).update_counted(deleted_at=start + timedelta(days=2))
-    Game.objects.filter(pk=playing.pk).update(chip_value=Decimal("0.25"))
+    Game.objects.filter(pk=playing.pk).update_counted(chip_value=Decimal("0.25"))
     player_retire(player=player_add(club=club, name="Zoë"), retired=True)
     return club
 

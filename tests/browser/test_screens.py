@@ -250,7 +250,7 @@ def season_data(make_game: Callable[..., Any], club: Club) -> Any:
         smudge_game(make_game, table)
     smudge_game(make_game)
     team_game(make_game)
-    Game.objects.update(chip_value="0.25")
+    Game.objects.update_counted(chip_value="0.25")
     Season.objects.create(club=club, name="Whole history", start="2000-01-01")
     players = {p.name: p for p in Player.objects.all()}
     owner = club.memberships.get().user

@@ -87,7 +87,7 @@ def long_names(make_game: Callable[..., Any], club: Club) -> Player:
     smudge_game(make_game, ("Cy", LONG, WORD))
     smudge_game(make_game)
     team_game(make_game)
-    Game.objects.update(chip_value="0.25")
+    Game.objects.update_counted(chip_value="0.25")
     Season.objects.create(club=club, name="The long winter season of 2026", start="2000-01-01")
     players = {p.name: p for p in Player.objects.all()}
     owner = club.memberships.get().user

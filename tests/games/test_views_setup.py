@@ -97,7 +97,7 @@ def test_defaults_are_the_last_games_table_and_rules_with_the_next_dealer(
     client, players, make_game
 ):
     previous = make_game({"preset": "auction-pitch", "target": 11}, ("Cy", "Ann", "Dee", "Bob"))
-    Game.objects.filter(pk=previous.game.pk).update(chip_value=Decimal("0.25"))
+    Game.objects.filter(pk=previous.game.pk).update_counted(chip_value=Decimal("0.25"))
 
     html = client.get(reverse("game_new")).content.decode()
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
-from datetime import date, datetime
+from datetime import date, datetime, timedelta
 from unittest import mock
 
 import pytest
@@ -26,11 +26,12 @@ from pitchkeeper.seasons.derive import (
     stats_game_saved,
     stats_rebuild,
 )
-from pitchkeeper.seasons.ledger import ledger, payment_record
+from pitchkeeper.seasons.ledger import ledger, payment_record, season_games
 from pitchkeeper.seasons.models import (
     MONTH_FIELDS,
     GameCount,
     GameLine,
+    MonthChipValue,
     MonthCount,
     MonthLine,
     MonthPair,
@@ -225,7 +226,10 @@ def rollups_match_the_games(club) -> None:
     kept_pairs = sorted(MonthPair.objects.filter(club=club, games__gt=0).values_list(*pair_columns))
     run_columns = [f.attname for f in MonthRun._meta.concrete_fields if f.name != "id"]
     kept_runs = sorted(MonthRun.objects.filter(club=club).values_list(*run_columns))
+    chip_columns = [f.attname for f in MonthChipValue._meta.concrete_fields if f.name != "id"]
+    kept_chips = sorted(MonthChipValue.objects.filter(club=club).values_list(*chip_columns))
     rollups_rebuild(club_id=club.pk)
+    assert kept_chips == sorted(MonthChipValue.objects.filter(club=club).values_list(*chip_columns))
     assert kept_pairs == sorted(MonthPair.objects.filter(club=club).values_list(*pair_columns))
     assert kept_runs == sorted(MonthRun.objects.filter(club=club).values_list(*run_columns))
     assert kept_lines == sorted(
@@ -533,7 +537,7 @@ def test_the_ledger_nets_chips_and_payments(make_game, club, user):
 
 def test_the_chip_value_comes_from_the_season_or_the_games(make_game, club):
     game = smudge_game(make_game)
-    Game.objects.filter(pk=game.pk).update(chip_value="0.25")
+    Game.objects.filter(pk=game.pk).update_counted(chip_value="0.25")
     assert str(ledger(club=club, span=Span(None)).chip_value) == "0.25"
     season = Season.objects.create(club=club, name="S", start=date(2000, 1, 1), chip_value="1.50")
     span = span_for(club=club, key=str(season.pk))
@@ -557,9 +561,48 @@ def test_the_chip_value_comes_from_the_season_or_the_games(make_game, club):
 def test_the_games_chip_value_only_when_every_game_has_the_same(make_game, club, values, shown):
     for value in values:
         game = smudge_game(make_game)
-        Game.objects.filter(pk=game.pk).update(chip_value=value)
+        Game.objects.filter(pk=game.pk).update_counted(chip_value=value)
     found = ledger(club=club, span=Span(None)).chip_value
     assert (None if found is None else str(found)) == shown
+
+
+def chip_value_by_hand(club, span: Span) -> str | None:
+    """The span's chip value counted from its games one by one."""
+    values = {
+        str(v) for v in season_games(club=club, span=span).values_list("chip_value", flat=True)
+    }
+    return values.pop() if len(values) == 1 and "None" not in values else None
+
+
+def test_the_chip_value_of_months_and_part_months_follows_every_change(make_game, club):
+    games = {}
+    for day, value in [(10, "0.25"), (28, "0.25"), (45, "0.50"), (62, None), (80, "0.25")]:
+        with at(moment(2024, 3, 1) + timedelta(days=day - 1)):
+            games[day] = smudge_game(make_game)
+        Game.objects.filter(pk=games[day].pk).update_counted(chip_value=value)
+    spans = [Span(None), Span(None, date(2024, 3, 20), date(2024, 3, 30))]
+    spans += [Span(None, date(2024, 3, 1), d) for d in (date(2024, 3, 31), date(2024, 5, 10))]
+    spans += [Span(None, date(2024, 4, 1), date(2024, 4, 30)), Span(None, date(2024, 5, 10))]
+    spans += [Span(None, date(2024, 3, 15), date(2024, 4, 30)), Span(None, None, date(2024, 4, 1))]
+
+    def shown() -> list[str | None]:
+        rollups_match_the_games(club)
+        found = [ledger(club=club, span=span).chip_value for span in spans]
+        found = [None if value is None else str(value) for value in found]
+        assert found == [chip_value_by_hand(club, span) for span in spans]
+        return found
+
+    assert shown() == [None, "0.25", "0.25", None, "0.50", "0.25", None, "0.25"]
+    game_counts_set(game=games[62], counts=False)  # May's game without a chip value
+    assert shown()[5] == "0.25"
+    game_delete(game=games[45])
+    assert shown() == [*["0.25"] * 4, None, *["0.25"] * 3]
+    game_restore(game=games[45])
+    assert shown()[0] is None
+    games[45].delete()
+    assert shown()[0] == "0.25"
+    Game.objects.filter(pk=games[10].pk).update_counted(chip_value="0.50")
+    assert shown() == [None, "0.25", None, None, None, "0.25", "0.25", None]
 
 
 def test_rebuilding_from_the_hands_gives_the_same_rows(make_game, club):
@@ -628,7 +671,16 @@ def test_a_synthetic_league_is_legal_and_the_same_for_a_seed(capsys):
     assert derived_rows(one) == bulk
 
 
-DERIVED = (GameLine, GameCount, MonthLine, MonthCount, MonthPair, MonthRun, RatingPoint)
+DERIVED = (
+    GameLine,
+    GameCount,
+    MonthLine,
+    MonthCount,
+    MonthPair,
+    MonthRun,
+    MonthChipValue,
+    RatingPoint,
+)
 
 
 def derived_rows(club) -> dict[str, list[tuple]]:

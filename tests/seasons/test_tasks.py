@@ -221,8 +221,10 @@ def test_an_update_of_what_counts_is_refused_and_changes_nothing(make_game, club
     assert Game.objects.filter(counts=True, deleted_at=None, winner__isnull=False).count() == 3
     assert Game.objects.get(pk=old.pk).finished_at == moment(2024, 1, 2)
     assert derived(club) == before == rebuilt(club)
-    # What the statistics do not read is updated as before.
-    assert Game.objects.filter(pk=old.pk).update(chip_value="0.25") == 1
+    # The ledger reads the chip value; what the statistics do not read is updated as before.
+    with pytest.raises(CountedFieldError, match="chip_value would"):
+        Game.objects.filter(pk=old.pk).update(chip_value="0.25")
+    assert Game.objects.filter(pk=old.pk).update(created=moment(2024, 1, 1)) == 1
 
 
 def test_the_pages_say_while_ratings_are_due(client, make_game, club, queued):
