@@ -26,7 +26,6 @@ import os
 import platform
 import sqlite3
 import tempfile
-import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -152,10 +151,7 @@ def main() -> None:
     parser.add_argument("--hands", type=int, nargs="+", default=[10, 30, 60])
     parser.add_argument("--database", type=Path, help="play in the league kept here")
     parser.add_argument(
-        "--clock",
-        choices=["wall", "cpu"],
-        default="wall",
-        help="wall time, or this process's CPU time (on a machine shared with other work)",
+        "--clock", choices=django_setup.CLOCKS, default="wall", help=django_setup.CLOCK_HELP
     )
     options = parser.parse_args()
     if options.database:
@@ -259,8 +255,9 @@ def report(options: argparse.Namespace) -> None:
             if case.after is not None:
                 case.after()
         counted[case.name] = measured
-    clock = time.process_time if options.clock == "cpu" else time.perf_counter
-    figures = interleaved(cases, rounds=options.runs, warm_up=WARM_UP, clock=clock)
+    figures = interleaved(
+        cases, rounds=options.runs, warm_up=WARM_UP, clock=django_setup.clock(options.clock)
+    )
 
     print(
         f"Pitchkeeper game benchmark: setback games of {options.hands} hands in {where}, "

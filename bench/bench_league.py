@@ -50,7 +50,6 @@ import argparse
 import itertools
 import os
 import platform
-import time
 from collections.abc import Callable
 from datetime import timedelta
 from typing import Any
@@ -309,7 +308,9 @@ def main() -> None:
     parser.add_argument(
         "--repeat", type=int, default=5, help="runs of a case in its turn (their median)"
     )
-    parser.add_argument("--clock", choices=["wall", "cpu"], default="wall")
+    parser.add_argument(
+        "--clock", choices=django_setup.CLOCKS, default="wall", help=django_setup.CLOCK_HELP
+    )
     parser.add_argument(
         "--abandoned", type=int, default=300, help="games left unfinished, made in the large"
     )
@@ -348,7 +349,7 @@ def report(options: argparse.Namespace) -> None:
         for name, league_cases in cases.items()
         for case in league_cases
     ]
-    clock = time.process_time if options.clock == "cpu" else time.perf_counter
+    clock = django_setup.clock(options.clock)
     times = timed(every, rounds=options.runs, warm_up=WARM_UP, clock=clock, repeat=options.repeat)
     # Counted after the rounds, each case in the state its rounds met.
     counted: dict[tuple[str, str], tuple[int, int]] = {}

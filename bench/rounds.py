@@ -47,9 +47,9 @@ def timed(
     repeat: int = 1,
 ) -> dict[str, list[float]]:
     """Every case's time (s) in each round after the warm-up, the cases of a round run
-    in a fresh random order. ``clock``: wall time, or the process's CPU time
-    (time.process_time), which leaves out the time spent waiting for a core that other
-    work holds (and a database server's own time). ``repeat``: a case runs this many
+    in a fresh random order. ``clock``: wall time, or CPU time (django_setup.cpu_time,
+    the database server's too), which leaves out the time spent waiting for a core that
+    other work holds. ``repeat``: a case runs this many
     times in a row in its turn (``before`` and ``after`` around each), and its round's
     time is their median, so that one pause of the machine or of Python's garbage
     collector moves a round's figure less."""

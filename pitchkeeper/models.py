@@ -26,6 +26,7 @@ from pitchkeeper.seasons.models import (
     RatingsDue,
     Season,
     StatsZone,
+    TotalCount,
 )
 
 __all__ = [
@@ -57,6 +58,7 @@ __all__ = [
     "Season",
     "Seat",
     "StatsZone",
+    "TotalCount",
     "WorkerBeat",
     "new_token",
 ]

@@ -69,7 +69,7 @@ from pitchkeeper.games.replay import games_replayed, standing_of
 from pitchkeeper.seasons.derive import stats_rebuild
 from pitchkeeper.seasons.models import (
     GameCount, GameLine, MonthChipValue, MonthCount, MonthLine, MonthPair, MonthRun,
-    RatingPoint,
+    RatingPoint, TotalCount,
 )
 
 for state in games_replayed(games=Game.objects.all()):
@@ -97,7 +97,8 @@ def rows(model):
     )
 
 derived = (
-    GameLine, GameCount, MonthLine, MonthCount, MonthPair, MonthRun, MonthChipValue, RatingPoint
+    GameLine, GameCount, MonthLine, MonthCount, TotalCount, MonthPair, MonthRun, MonthChipValue,
+    RatingPoint,
 )
 kept = [rows(model) for model in derived]
 stats_rebuild(club=Club.objects.get())
@@ -146,8 +147,8 @@ def test_a_database_from_before_the_domains_migrates_with_nothing_lost(tmp_path)
     # time zone each club's statistics were built in, where ratings are still due
     # (nowhere: the migrated statistics are whole), the task workers' beats (none yet),
     # the plans of payments (none until a ledger is viewed), and the head-to-head and
-    # runs rollups and the months' chip values, filled from the league's lines (checked
-    # against a rebuild below), and the club nights (none yet).
+    # runs rollups, the months' chip values and the all-time tallies, filled from the
+    # league's rows (checked against a rebuild below), and the club nights (none yet).
     assert {name: n for name, n in after.items() if name not in before} == {
         "pitchkeeper_heartbeat": 0,
         "pitchkeeper_statszone": 1,
@@ -156,6 +157,7 @@ def test_a_database_from_before_the_domains_migrates_with_nothing_lost(tmp_path)
         "pitchkeeper_monthpair": 412,
         "pitchkeeper_monthrun": 86,
         "pitchkeeper_monthchipvalue": 12,
+        "pitchkeeper_totalcount": 67,
         "pitchkeeper_ledgerplan": 0,
         **dict.fromkeys(
             ["pitchkeeper_night", "pitchkeeper_night_payments", "pitchkeeper_attendance"], 0

@@ -54,6 +54,7 @@ from pitchkeeper.seasons.models import (
     RatingsDue,
     Season,
     StatsZone,
+    TotalCount,
 )
 
 CLUB_FORMAT = "pitchkeeper.club/2"
@@ -102,6 +103,7 @@ DERIVED: dict[type[models.Model], str] = {
     GameCount: "written from the engine's result as each restored game's hands are saved",
     MonthLine: "the sums of the GameLines, kept as each game is saved",
     MonthCount: "the sums of the GameCounts, kept as each game is saved",
+    TotalCount: "the MonthCounts summed over all time, kept as each game is saved",
     MonthPair: "the head-to-head sums of the GameLines, kept as each game is saved",
     MonthRun: "the runs of results of each month's GameLines, kept as each game is saved",
     MonthChipValue: "the chip values of each month's counted games, kept as each is saved",

@@ -36,6 +36,7 @@ from pitchkeeper.seasons.models import (
     MonthCount,
     MonthLine,
     MonthPair,
+    TotalCount,
 )
 from pitchkeeper.seasons.ratings import ratings_recompute
 from pitchkeeper.seasons.rollups import (
@@ -298,6 +299,17 @@ def _rollup(
         ("count", "out_of"),
         [(club_id, *key, *tally) for key, tally in tallies.items()],
     )
+    totals: dict[tuple[int, str, str], list[int]] = {}
+    for (player, _month, kind, key), (count, out_of) in tallies.items():
+        total = totals.setdefault((player, kind, key), [0, 0])
+        total[0] += count
+        total[1] += out_of
+    _upsert_add(
+        TotalCount._meta.db_table,
+        ("player_id", "kind", "key"),
+        ("count", "out_of"),
+        [(club_id, *key, *total) for key, total in totals.items()],
+    )
     _upsert_add(
         MonthPair._meta.db_table,
         ("player_id", "other_id", "month"),
@@ -324,7 +336,7 @@ def _upsert_add(
 
 
 def rollups_rebuild(*, club_id: int) -> None:
-    """The monthly rollups summed again from the per-game rows (after a bulk load)."""
+    """The rollups summed again from the per-game rows (after a bulk load)."""
     MonthLine.objects.filter(club_id=club_id).delete()
     MonthCount.objects.filter(club_id=club_id).delete()
     lines = (
@@ -343,15 +355,16 @@ def rollups_rebuild(*, club_id: int) -> None:
         (MonthLine(club_id=club_id, **row) for row in lines.iterator()),
         batch_size=ROLLUP_INSERT_BATCH,
     )
-    counts = (
-        GameCount.objects.filter(club_id=club_id, counted=True)
-        .values("player_id", "month", "kind", "key")
-        .annotate(count=Sum("count"), out_of=Sum("out_of"))
-    )
+    counted = GameCount.objects.filter(club_id=club_id, counted=True)
+    sums = {"count": Sum("count"), "out_of": Sum("out_of")}
+    counts = counted.values("player_id", "month", "kind", "key").annotate(**sums)
     MonthCount.objects.bulk_create(
         (MonthCount(club_id=club_id, **row) for row in counts.iterator()),
         batch_size=ROLLUP_INSERT_BATCH,
     )
+    TotalCount.objects.filter(club_id=club_id).delete()
+    totals = counted.values("player_id", "kind", "key").annotate(**sums)
+    TotalCount.objects.bulk_create(TotalCount(club_id=club_id, **row) for row in totals)
     pairs_rebuild(club_id=club_id)
     runs_refresh(club_id=club_id)
     chip_values_refresh(club_id=club_id)

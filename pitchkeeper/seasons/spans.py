@@ -27,6 +27,10 @@ class Span:
     def key(self) -> str:
         return str(self.season.pk) if self.season else "all"
 
+    @property
+    def all_time(self) -> bool:
+        return self.start is None and self.end is None
+
     def bounds(self) -> tuple[datetime | None, datetime | None]:
         """The first moment in it and the first one after it, in TIME_ZONE."""
         zone = timezone.get_current_timezone()

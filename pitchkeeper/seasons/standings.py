@@ -25,6 +25,7 @@ from pitchkeeper.seasons.models import (
     MonthPair,
     MonthRun,
     RatingPoint,
+    TotalCount,
 )
 from pitchkeeper.seasons.ratings import latest_rating
 from pitchkeeper.seasons.rollups import PAIR_FIELDS
@@ -114,7 +115,11 @@ def _gather(club: Club | int, span: Span, player: Player | None = None) -> dict[
         sums = standing(row["player_id"]).sums
         for name in MONTH_FIELDS:
             sums[name] += row[name] or 0
-    month_counts = MonthCount.objects.filter(months, mine, club=club)
+    # All time is a row per player and point or bid, not one per month of them.
+    if span.all_time:
+        month_counts = TotalCount.objects.filter(mine, club=club)
+    else:
+        month_counts = MonthCount.objects.filter(months, mine, club=club)
     edge_counts = GameCount.objects.filter(edges, mine, club=club, counted=True)
     for rows in (month_counts, edge_counts):
         tallies = rows.values("player_id", "kind", "key").annotate(

@@ -38,6 +38,7 @@ from pitchkeeper.seasons.models import (
     MonthRun,
     RatingPoint,
     Season,
+    TotalCount,
 )
 from pitchkeeper.seasons.rollups import PAIR_FIELDS
 from pitchkeeper.seasons.spans import Span, span_for
@@ -226,10 +227,15 @@ def rollups_match_the_games(club) -> None:
     kept_pairs = sorted(MonthPair.objects.filter(club=club, games__gt=0).values_list(*pair_columns))
     run_columns = [f.attname for f in MonthRun._meta.concrete_fields if f.name != "id"]
     kept_runs = sorted(MonthRun.objects.filter(club=club).values_list(*run_columns))
+    total_columns = ("player_id", "kind", "key", "count", "out_of")
+    kept_totals = sorted(
+        TotalCount.objects.filter(club=club, out_of__gt=0).values_list(*total_columns)
+    )
     chip_columns = [f.attname for f in MonthChipValue._meta.concrete_fields if f.name != "id"]
     kept_chips = sorted(MonthChipValue.objects.filter(club=club).values_list(*chip_columns))
     rollups_rebuild(club_id=club.pk)
     assert kept_chips == sorted(MonthChipValue.objects.filter(club=club).values_list(*chip_columns))
+    assert kept_totals == sorted(TotalCount.objects.filter(club=club).values_list(*total_columns))
     assert kept_pairs == sorted(MonthPair.objects.filter(club=club).values_list(*pair_columns))
     assert kept_runs == sorted(MonthRun.objects.filter(club=club).values_list(*run_columns))
     assert kept_lines == sorted(
@@ -679,6 +685,7 @@ DERIVED = (
     MonthPair,
     MonthRun,
     MonthChipValue,
+    TotalCount,
     RatingPoint,
 )
 
