@@ -206,16 +206,24 @@ class MonthLine(models.Model):
         return f"player {self.player_id} in {self.month:%Y-%m}"
 
 
-class MonthCount(models.Model):
-    """Derived rollup of GameCount by player, month, kind and key."""
+class SummedCount(models.Model):
+    """GameCounts of one player, kind and key summed (the rollups' common fields)."""
 
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="+")
     player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
-    month = models.DateField()
     kind = models.CharField(max_length=3)
     key = models.CharField(max_length=20)
     count = models.IntegerField(default=0)
     out_of = models.IntegerField(default=0)
+
+    class Meta:
+        abstract = True
+
+
+class MonthCount(SummedCount):
+    """Derived rollup of GameCount by player, month, kind and key."""
+
+    month = models.DateField()
 
     class Meta:
         constraints = [
@@ -236,17 +244,10 @@ class MonthCount(models.Model):
         return f"{self.kind} {self.key} of player {self.player_id} in {self.month:%Y-%m}"
 
 
-class TotalCount(models.Model):
+class TotalCount(SummedCount):
     """Derived rollup: a player's MonthCounts summed over all time, kept up to date as
     they are, so that an all-time page reads a row per player and point or bid rather
     than one per month of them (30,000 at 60,000 games)."""
-
-    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="+")
-    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
-    kind = models.CharField(max_length=3)
-    key = models.CharField(max_length=20)
-    count = models.IntegerField(default=0)
-    out_of = models.IntegerField(default=0)
 
     class Meta:
         constraints = [
