@@ -11,15 +11,15 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
-from datetime import date, datetime, time, timedelta
+from datetime import date
 from typing import Any
 
 from django.db import connection
 from django.db.models import Count, Max, Min, Q, QuerySet
-from django.utils import timezone
 
 from pitchkeeper.games.models import Game
 from pitchkeeper.seasons.models import GameLine, MonthChipValue, MonthLine, MonthPair, MonthRun
+from pitchkeeper.seasons.spans import whole_months
 
 # The sums a MonthPair keeps, for a player and one other player they met.
 PAIR_FIELDS = ("games", "partners", "wins_against", "losses_to", "ahead")
@@ -110,15 +110,6 @@ RUNS_SQL = """
 """
 
 
-def _month_start(month: date) -> datetime:
-    """The first moment of the month in TIME_ZONE, the zone its rows were counted in."""
-    return datetime.combine(month, time.min, timezone.get_current_timezone())
-
-
-def _next_month(month: date) -> date:
-    return (month.replace(day=28) + timedelta(days=4)).replace(day=1)
-
-
 def runs_refresh(*, club_id: int, players: Iterable[int] = (), months: Iterable[date] = ()) -> None:
     """The MonthRuns of these players in these months (every one of the club's, when
     none are named) written again from their lines."""
@@ -135,8 +126,8 @@ def runs_refresh(*, club_id: int, players: Iterable[int] = (), months: Iterable[
         stored = GameLine._meta.get_field("finished_at")
         where += " AND finished_at >= %s AND finished_at < %s"
         params += [
-            stored.get_db_prep_value(_month_start(day), connection)
-            for day in (months[0], _next_month(months[-1]))
+            stored.get_db_prep_value(moment, connection)
+            for moment in whole_months(months[0], months[-1]).bounds()
         ]
     rows.delete()
     quote = connection.ops.quote_name
@@ -158,9 +149,7 @@ CHIP_VALUES = {
 
 def counted_games(club_id: int) -> QuerySet[Game]:
     """The club's games the statistics count: finished, not deleted, not practice."""
-    return Game.objects.filter(
-        club_id=club_id, counts=True, deleted_at=None, finished_at__isnull=False
-    )
+    return Game.objects.alive().filter(club_id=club_id, counts=True, finished_at__isnull=False)
 
 
 def chip_values_refresh(
@@ -182,9 +171,7 @@ def chip_values_refresh(
     games = counted_games(club_id).exclude(pk=erasing)
     found = []
     for month in sorted(wanted):
-        within = {"finished_at__gte": _month_start(month)}
-        within["finished_at__lt"] = _month_start(_next_month(month))
-        values = games.filter(**within).aggregate(**CHIP_VALUES)
+        values = games.filter(whole_months(month, month).moments()).aggregate(**CHIP_VALUES)
         if values["games"]:
             found.append(MonthChipValue(club_id=club_id, month=month, **values))
     MonthChipValue.objects.bulk_create(found)

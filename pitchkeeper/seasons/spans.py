@@ -69,9 +69,16 @@ class Span:
 
 
 def _month_on_or_after(day: date) -> date:
-    if day.day == 1:
-        return day
+    return day if day.day == 1 else _next_month(day)
+
+
+def _next_month(day: date) -> date:
     return (day.replace(day=28) + timedelta(days=4)).replace(day=1)
+
+
+def whole_months(first: date, last: date) -> Span:
+    """The months from ``first``'s to ``last``'s, whole."""
+    return Span(None, first.replace(day=1), _next_month(last) - timedelta(days=1))
 
 
 def span_for(*, club: Club, key: str | None, today: date | None = None) -> Span:
