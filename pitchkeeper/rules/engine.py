@@ -4,7 +4,7 @@ settled in chips."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from .auction import bid_contract, bidding_order, check_auction, eldest_of
@@ -32,9 +32,19 @@ class RunningGame:
     winner: str | None = None
     won_by: WonBy | None = None
     reached: tuple[Reach, ...] = ()
+    side_orders: dict[str, tuple[str, ...]] = field(default_factory=dict)
 
     def next_dealer(self) -> str:
         return eldest_of(self.seating, self.dealer)
+
+    def _side_order(self) -> tuple[str, ...]:
+        """The sides (teams too) in bidding order, for ties; worked out once a dealer."""
+        order = self.side_orders.get(self.dealer)
+        if order is None:
+            bidders = bidding_order(self.seating, self.dealer)
+            order = tuple(dict.fromkeys(map(self.seating.side_of, bidders)))
+            self.side_orders[self.dealer] = order
+        return order
 
     def play(self, record: HandRecord) -> None:
         number = len(self.hands) + 1
@@ -117,7 +127,7 @@ class RunningGame:
         rules, seating = self.rules, self.seating
         went_to, by_category = points_taken(rules, seating, record.points)
         sides = seating.sides
-        taken = {s: sum(by_category[c.key].get(s, 0) for c in rules.categories) for s in sides}
+        taken = _summed(sides, by_category, by_category)
         revoked = tuple(dict.fromkeys(seating.side_of(name) for name in record.revoked))
         pitching = seating.side_of(pitcher)
         partner = self._partner(record, pitcher)
@@ -127,6 +137,7 @@ class RunningGame:
         outcome = hand_outcome(rules, teams, ours, by_category, offer, revoked, record.all_tricks)
 
         before = dict(self.scores)
+        tiebreak = _summed(sides, by_category, rules.tiebreak)
         delta: dict[str, int] = {}
         for side in sides:
             change = outcome.delta[side]
@@ -135,17 +146,17 @@ class RunningGame:
                 change = max(change, rules.score_floor - before[side])
             delta[side] = change
             self.scores[side] += change
-            self.tiebreak[side] += sum(by_category[key].get(side, 0) for key in rules.tiebreak)
+            self.tiebreak[side] += tiebreak[side]
         set_back = tuple(side for side in sides if side in outcome.set_back)
         for side in set_back:
             self.setbacks[side] += 1
         for side in sides:
-            mine = {key: taken_by.get(side, 0) for key, taken_by in by_category.items()}
-            if took_everything(rules, mine):
+            # Only a side that took something can have taken everything.
+            if taken[side] and took_everything(
+                rules, {key: taken_by.get(side, 0) for key, taken_by in by_category.items()}
+            ):
                 self.sweeps[side] = self.sweeps.get(side, 0) + 1
-        # Sides (teams too) in bidding order, for ties.
-        order = tuple(dict.fromkeys(map(seating.side_of, bidding_order(seating, self.dealer))))
-        self._decide(before, delta, outcome, pitching, offer, order)
+        self._decide(before, delta, outcome, pitching, offer, self._side_order())
 
         return HandResult(
             number,
@@ -222,6 +233,17 @@ class RunningGame:
             sweeps={side: self.sweeps.get(side, 0) for side in self.seating.sides},
             tiebreak=dict(self.tiebreak),
         )
+
+
+def _summed(
+    sides: Sequence[str], by_category: Mapping[str, Mapping[str, int]], keys: Iterable[str]
+) -> dict[str, int]:
+    """Each side's points over the categories ``keys``."""
+    total = dict.fromkeys(sides, 0)
+    for key in keys:
+        for side, points in by_category[key].items():
+            total[side] += points
+    return total
 
 
 def _best(scores: Mapping[str, int], sides: Sequence[str]) -> str:

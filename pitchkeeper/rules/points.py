@@ -113,10 +113,11 @@ def hand_outcome(
     revoked: tuple[str, ...],
     all_tricks: bool,
 ) -> Outcome:
-    points = {
-        team: {c.key: sum(by_category[c.key].get(s, 0) for s in team) for c in rules.categories}
-        for team in teams
-    }
+    points = {team: dict.fromkeys(by_category, 0) for team in teams}
+    team_of = {side: team for team in teams for side in team}
+    for key, taken_by in by_category.items():
+        for side, taken in taken_by.items():
+            points[team_of[side]][key] += taken
     revoking = {team for team in teams if any(side in revoked for side in team)}
     made: bool | None = None
     if bid is not None:
@@ -131,6 +132,8 @@ def hand_outcome(
     # when somebody else revoked, the pitcher scores what it took even short of the bid.
     pitcher_set = made is False and revoking <= {ours}
     others_score = rules.non_pitchers_score or (rules.non_pitchers_score_when_set and pitcher_set)
+    # What the other teams count: every category, or only those anyone scores.
+    theirs = tuple(c for c in rules.categories if others_score or c.key in rules.anyone_scores)
     delta: dict[str, int] = {}
     credited: dict[str, dict[str, int]] = {c.key: {} for c in rules.categories}
     set_back: list[str] = []
@@ -148,9 +151,7 @@ def hand_outcome(
             else:
                 counted = rules.categories
         else:
-            counted = tuple(
-                c for c in rules.categories if others_score or c.key in rules.anyone_scores
-            )
+            counted = theirs
             change = sum(points[team][c.key] for c in counted)
         for category in counted:
             if points[team][category.key]:
