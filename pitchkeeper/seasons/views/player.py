@@ -138,7 +138,7 @@ def player_page(request: HttpRequest, pk: int) -> HttpResponse:
         "games": [
             (
                 line,
-                preset_label(line.game.rules.get("preset", "")),
+                preset_label(line.preset or ""),
                 abs(line.score),
                 *_at_table(found.tables[line.game_id]),
             )
