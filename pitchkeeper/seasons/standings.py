@@ -11,7 +11,7 @@ from typing import Any, NamedTuple
 from django.db import connection
 from django.db.models import Count, F, Q, QuerySet, Subquery, Sum
 from django.db.models.expressions import RawSQL
-from django.db.models.fields.json import KT
+from django.db.models.fields.json import KeyTextTransform
 
 from pitchkeeper.clubs.models import Club, Player
 from pitchkeeper.core.paging import page_of
@@ -246,7 +246,8 @@ def player_stats(*, player: Player, span: Span, page: int = 1, per_page: int = 2
     history = _history(player, span, standing.games if standing else 0)
     ordered = mine.order_by("-finished_at", "-game_id")
     # The name of each game's rules, not the whole ruleset of each.
-    games = page_of(ordered.annotate(preset=KT("game__rules__preset")), page, per_page)
+    preset = KeyTextTransform("preset", "game__rules")
+    games = page_of(ordered.annotate(preset=preset), page, per_page)
     # The page's games by a subquery, not by their ids: a page without games costs
     # the query too, so the page's count stays the same.
     start = (games.number - 1) * per_page

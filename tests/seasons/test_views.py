@@ -168,6 +168,8 @@ def test_each_game_on_the_player_page_says_who_played_and_who_won(client, season
     for html in (body(client.get(url)), body(client.get(url, **HTMX))):
         games = html.split('<ul class="plain games">')[1].split("</ul>")[0].split("<li>")[1:]
         team, smudge = games  # the latest first
+        assert '<strong class="title">Partnership</strong>' in team
+        assert '<strong class="title">Setback</strong>' in smudge
         assert "Us won" in team and "Ann, Cy, Bob, Dee" in team
         assert "place 2 of 2" in team and "· team Them" in team
         assert "Bob won" in smudge and "Bob, Ann, Cy" in smudge
