@@ -40,8 +40,8 @@ with every game finished, and a home screen listing no game in progress beside o
 listing ten would measure the ten rows, not the league's size. The submits post a
 played hand with points (the leader bids 3 and is set back) to a game of the league,
 which is taken back afterwards (untimed); the winning hand is a smudge in a new game,
-deleted afterwards. The games a run makes are deleted at the end: the leagues are left
-as they were found.
+deleted afterwards. The games a run makes are deleted at the end, also when it fails
+or is stopped (SIGTERM): the leagues are left as they were found.
 """
 
 from __future__ import annotations
@@ -50,6 +50,8 @@ import argparse
 import itertools
 import os
 import platform
+import signal
+import sys
 from collections.abc import Callable
 from datetime import timedelta
 from typing import Any
@@ -127,22 +129,28 @@ class League:
         self.player = Player.objects.get(pk=max(busiest, key=lambda row: row["n"])["player_id"])
         self.season = span_for(club=self.club, key=None).season
         self.table = list(Player.objects.filter(club=self.club).order_by("pk")[:4])
-        # Games left unfinished long ago, which the home screen lists (newest first).
-        self.abandoned = [
-            game_create(
-                players=self.table, first_dealer=self.table[0], rules=resolve_rules("setback")
-            ).game.pk
-            for _ in range(abandoned)
-        ]
-        Game.objects.filter(pk__in=self.abandoned).update(
-            updated=timezone.now() - timedelta(days=365)
-        )
-        games_of = Game.objects.filter(club=self.club)
-        self.summary = (
-            f"{games_of.count()} games ({games_of.filter(finished_at=None).count()} "
-            f"unfinished), {Hand.objects.filter(game__club=self.club).count()} hands"
-        )
-        self.states = {count: build_game(self.table, count) for count in hands}
+        # Every game of the club made from now on is this run's (see clean_up).
+        self.started = timezone.now()
+        try:
+            # Games left unfinished long ago, which the home screen lists (newest first).
+            abandoned_games = [
+                game_create(
+                    players=self.table, first_dealer=self.table[0], rules=resolve_rules("setback")
+                ).game.pk
+                for _ in range(abandoned)
+            ]
+            Game.objects.filter(pk__in=abandoned_games).update(
+                updated=timezone.now() - timedelta(days=365)
+            )
+            games_of = Game.objects.filter(club=self.club)
+            self.summary = (
+                f"{games_of.count()} games ({games_of.filter(finished_at=None).count()} "
+                f"unfinished), {Hand.objects.filter(game__club=self.club).count()} hands"
+            )
+            self.states = {count: build_game(self.table, count) for count in hands}
+        except BaseException:
+            self.clean_up()
+            raise
         self.made: dict[str, Any] = {}
 
     def run(self, call: Callable[[], Any]) -> Callable[[], Any]:
@@ -287,13 +295,12 @@ class League:
         return self.run(post), new_game, won
 
     def clean_up(self) -> None:
-        """The games this run made deleted: the league as it was found."""
+        """The games this run made deleted, whether it ended, failed or was stopped
+        (SIGTERM): the league as it was found."""
         from pitchkeeper.games.models import Game
 
         use(self.name)
-        Game.objects.filter(
-            pk__in=[*self.abandoned, *(state.game.pk for state in self.states.values())]
-        ).delete()
+        Game.objects.filter(club=self.club, created__gte=self.started).delete()
 
 
 def main() -> None:
@@ -329,20 +336,30 @@ def main() -> None:
     from django.db import connections
 
     WRAPPERS.update(small=connections["default"], large=connections["large"])
+    # Stopped (kill, a CI timeout), the run still deletes the games it made.
+    signal.signal(signal.SIGTERM, lambda number, _frame: sys.exit(128 + number))
     report(options)
 
 
 def report(options: argparse.Namespace) -> None:
+    leagues: dict[str, League] = {}
+    try:
+        leagues["small"] = League(
+            "small", options.small_games, options.seed, options.hands, options.small_abandoned
+        )
+        leagues["large"] = League(
+            "large", options.large_games, options.seed, options.hands, options.abandoned
+        )
+        measured(options, leagues)
+    finally:
+        for league in leagues.values():
+            league.clean_up()
+
+
+def measured(options: argparse.Namespace, leagues: dict[str, League]) -> None:
+    """Every case of both leagues timed in the same rounds, and the report printed."""
     import django
 
-    leagues = {
-        "small": League(
-            "small", options.small_games, options.seed, options.hands, options.small_abandoned
-        ),
-        "large": League(
-            "large", options.large_games, options.seed, options.hands, options.abandoned
-        ),
-    }
     cases = {name: league.cases() for name, league in leagues.items()}
     every = [
         Case(f"{name}|{case.name}", case.run, case.before, case.after)
@@ -403,8 +420,6 @@ def report(options: argparse.Namespace) -> None:
                 f"game screen{length or ', warm'}, {name} league: {long} ÷ {short} hands "
                 f"{median:.2f} (p90 {p90:.2f}, max {most:.2f})"
             )
-    for league in leagues.values():
-        league.clean_up()
 
 
 if __name__ == "__main__":
