@@ -175,6 +175,8 @@ class League:
             "ledger": reverse("ledger"),
         }
         cases = [Case(BARE, self.get("/bench/bare/")), Case("home", self.get(reverse("home")))]
+        for query in (season, "?season=all"):
+            self.player_page_checked(pages["player page"] + query)
         for page, url in pages.items():
             cases.append(Case(f"{page}, season", self.get(url + season)))
             cases.append(Case(f"{page}, all time", self.get(url + "?season=all")))
@@ -234,6 +236,26 @@ class League:
             backs.pop()()
 
         return Case(name, run, set_up, tear_down)
+
+    def player_page_checked(self, url: str) -> None:
+        """Stop unless the player page lists a page of the player's games (all of them,
+        when fewer), each under its rules' name: a page that drew less would measure less."""
+        import gzip
+
+        from pitchkeeper.seasons.models import GameLine
+        from pitchkeeper.seasons.spans import span_for
+
+        use(self.name)
+        response = checked(200, self.client.get(url))
+        html = response.content
+        if response.get("Content-Encoding") == "gzip":
+            html = gzip.decompress(html)
+        page = html.decode()
+        span = span_for(club=self.club, key=url.partition("?season=")[2])
+        games = GameLine.objects.filter(span.moments(), player=self.player, counted=True)
+        shown, titled = page.count('class="game"'), page.count('<strong class="title"></strong>')
+        if shown != min(games.count(), 20) or titled:
+            raise SystemExit(f"{url}: {shown} games listed of {games.count()}, {titled} untitled")
 
     def submit(self, state: Any, count: int) -> tuple[Callable, Callable, Callable]:
         from django.urls import reverse
