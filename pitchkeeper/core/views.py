@@ -12,6 +12,7 @@ from csp.decorators import csp_replace
 from django.contrib.auth.decorators import login_not_required
 from django.db import DatabaseError, transaction
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.middleware.csrf import get_token
 from django.shortcuts import render
 from django.templatetags.static import static
 from django.urls import reverse
@@ -21,6 +22,7 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.cache import cache_control, never_cache
 from django.views.decorators.http import require_GET
 from django.views.defaults import server_error as django_server_error
+from django_htmx.http import trigger_client_event
 
 from pitchkeeper.core.brython import PREFIX, bundle, bundle_brotli
 from pitchkeeper.core.logs import DATABASE_DOWN, database_error_line
@@ -48,7 +50,13 @@ def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
         back, allowed_hosts={request.get_host()}, require_https=request.is_secure()
     ):
         back = reverse("home")
-    return render(request, "core/form_expired.html", {"back": back}, status=403)
+    response = render(request, "core/form_expired.html", {"back": back}, status=403)
+    if request.htmx:
+        # htmx swaps no refusal in: the page says why in its failure box and takes the
+        # token of the phone's session now (static/js/app.js), so that "Try again" sends
+        # the same entry (its one-time token keeps it from being saved twice) with it.
+        trigger_client_event(response, "csrf-renewed", {"token": get_token(request)})
+    return response
 
 
 @login_not_required

@@ -90,7 +90,22 @@ function hideFailure() {
 
 document.addEventListener("htmx:sendError", (event) => showFailure(event, "offline"));
 document.addEventListener("htmx:timeout", (event) => showFailure(event, "offline"));
-document.addEventListener("htmx:responseError", (event) => showFailure(event, "server"));
+// A form refused as out of date (the phone signed in or out since the page was made):
+// the server sends the token of the session now, which the page's forms take, so that
+// "Try again" goes through (core/views.py, csrf_failure).
+let renewed = false;
+document.addEventListener("csrf-renewed", (event) => {
+  const token = event.detail.token;
+  document.body.setAttribute("hx-headers", JSON.stringify({ "X-CSRFToken": token }));
+  for (const input of document.querySelectorAll("[name=csrfmiddlewaretoken]")) {
+    input.value = token;
+  }
+  renewed = true;
+});
+document.addEventListener("htmx:responseError", (event) => {
+  showFailure(event, renewed ? "expired" : "server");
+  renewed = false;
+});
 document.addEventListener("htmx:afterRequest", (event) => {
   if (event.detail.successful) {
     hideFailure();

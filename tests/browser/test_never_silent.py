@@ -7,6 +7,8 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from django.conf import settings
+from django.utils.crypto import get_random_string
 from playwright.sync_api import expect
 
 from pitchkeeper.games.models import Hand
@@ -106,6 +108,38 @@ def test_server_error_after_saving_is_told_and_the_retry_records_nothing_more(ph
     expect(page.locator("ol.history > li")).to_have_count(1)
     expect(failure(page)).to_be_hidden()
     assert Hand.objects.count() == 1
+
+
+def test_a_form_out_of_date_is_told_and_the_retry_sends_it_as_signed_in_now(phone, make_game):
+    """The phone signed in again in another tab: its CSRF cookie is a new one, which the
+    page's token no longer matches. The save is refused with nothing saved, the screen
+    says why, and "Try again" sends the same entry with the session's token."""
+    game = make_game("setback", SETBACK_TABLE).game
+    page = phone.new_page()
+    open_game(page, game)
+    enter(page, "Bob", 2, "Bob")
+    phone.allow(r"403 for POST .*/hands/$|status of 403|Status Error Code 403")
+    cookie = next(c for c in page.context.cookies() if c["name"] == settings.CSRF_COOKIE_NAME)
+    page.context.add_cookies([{**cookie, "value": get_random_string(32)}])
+
+    save(page)
+
+    expect(failure(page).locator("p")).to_have_text(
+        "The form was out of date (the phone signed in or out meanwhile): nothing was saved."
+        " Try again."
+    )
+    expect(failure(page)).to_be_in_viewport()
+    assert Hand.objects.count() == 0
+
+    failure(page).get_by_role("button", name="Try again").click()
+
+    expect(page.locator("ol.history > li")).to_have_count(1)
+    expect(failure(page)).to_be_hidden()
+    assert Hand.objects.count() == 1
+    # Another save goes through too: every form of the page took the new token.
+    enter(page, "Cy", 2, "Cy")
+    save(page)
+    expect(page.locator("ol.history > li")).to_have_count(2)
 
 
 def test_a_failure_message_can_be_dismissed(phone, make_game):

@@ -4,6 +4,8 @@ language, with nothing saved and a link back to the page it came from."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from django.test import Client
 from django.urls import reverse
@@ -11,6 +13,7 @@ from django.urls import reverse
 from pitchkeeper.games.models import Hand
 from tests.conftest import PASSWORD, sign_in
 from tests.core.test_translated_screens import LANGUAGES, english
+from tests.games.test_views_game import hand_post
 
 HAND = {"pitcher": "Ann", "bid": "2", "point_high": "Ann", "point_low": "Ann"}
 
@@ -36,6 +39,34 @@ def test_a_hand_sent_without_a_matching_token_is_refused_and_not_saved(checked_c
     # No inline style, which the Content-Security-Policy forbids.
     assert "style=" not in html and "<style" not in html
     assert Hand.objects.count() == 0
+
+
+def test_an_htmx_save_refused_gets_the_sessions_token_and_goes_through_with_it(
+    checked_client, make_game
+):
+    """htmx swaps no refusal in: the answer carries the token of the session now, which
+    the page's forms take (static/js/app.js), so that "Try again" saves the hand."""
+    game = make_game().game
+    checked_client.get(reverse("game", args=[game.pk]))  # the CSRF cookie, as a page sets it
+    basis = {"revision": game.revision, "expected": 1, "token": "t" * 43}
+    entry = {**hand_post(), **basis}
+    url = reverse("hand_add", args=[game.pk])
+    stale = {"HTTP_HX_REQUEST": "true", "HTTP_X_CSRFTOKEN": "x" * 64}
+
+    refused = checked_client.post(url, {**entry, "csrfmiddlewaretoken": "x" * 64}, **stale)
+
+    assert refused.status_code == 403 and Hand.objects.count() == 0
+    token = json.loads(refused["HX-Trigger"])["csrf-renewed"]["token"]
+    again = checked_client.post(
+        url, {**entry, "csrfmiddlewaretoken": token}, HTTP_HX_REQUEST="true"
+    )
+    assert again.status_code == 200 and Hand.objects.count() == 1
+
+
+def test_a_refusal_outside_htmx_sends_no_token(checked_client, make_game):
+    game = make_game().game
+    response = checked_client.post(reverse("hand_add", args=[game.pk]), HAND)
+    assert response.status_code == 403 and not response.has_header("HX-Trigger")
 
 
 def test_a_sign_in_refused_leads_back_to_the_sign_in_page(user):
