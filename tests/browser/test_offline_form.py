@@ -239,6 +239,28 @@ def test_online_a_forced_bid_ticked_redraws_the_auction_too(phone, make_game):
     expect(page.locator('#auction input[name="auction_1"][value="9"]')).to_be_enabled()
 
 
+def test_online_a_tick_just_after_the_auction_is_redrawn_is_not_lost(phone, make_game):
+    """A forced bid ticked a few milliseconds after the auction's answer is drawn: the
+    redrawn auction already listens for it (htmx had left it deaf for its settle delay,
+    20 ms, and the tick was lost)."""
+    game = new_game(make_game, "nine-five").game
+    page = phone.new_page()
+    open_game(page, game)
+    page.locator("details.auction > summary").click()
+    page.locator("details.forced > summary").click()
+    page.evaluate(
+        """() => document.addEventListener("htmx:afterSwap", () => setTimeout(() => {
+            const cy = document.querySelector('input[name="forced"][value="Cy"]');
+            cy.checked = true;
+            cy.dispatchEvent(new Event("change", { bubbles: true }));
+        }, 5), { once: true })"""
+    )
+    pick(page, "auction_0", "pass")
+
+    expect(page.locator('input[name="forced"][value="Cy"]')).to_be_checked()
+    expect(page.locator('#auction input[name="auction_1"][value="pass"]')).to_be_disabled()
+
+
 def test_online_only_the_newest_auction_answer_is_drawn(phone, make_game):
     """A forced bid ticked while the auction's answer is on its way: the change waits in
     the auction's queue, the older answer is not drawn over it (drawing it would undo the
