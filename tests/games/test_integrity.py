@@ -27,6 +27,7 @@ from pitchkeeper.games.replay import game_state
 from pitchkeeper.rules import HandRecord, RuleError
 from tests.conftest import entry_basis, sign_in
 from tests.games.test_basis import ALL_PASSED, BOB_BIDS_2
+from tests.games.test_views_game import hand_post
 
 pytestmark = pytest.mark.django_db
 
@@ -40,19 +41,6 @@ def played(pitcher: str = "Bob", bid: int = 2, high: str = "Bob", game: str | No
     return HandRecord(
         pitcher=pitcher, bid=bid, points={"high": high, "low": high, "jack": None, "game": game}
     )
-
-
-def hand_post(pitcher="Bob", bid="2", high="Bob", low="Bob", jack="nobody", game="Cy", **extra):
-    return {
-        "pitcher": pitcher,
-        "bid": bid,
-        "point_high": high,
-        "point_low": low,
-        "point_jack": jack,
-        "point_game": game,
-        "action": "save",
-        **extra,
-    }
 
 
 def page_fields(html: str) -> dict[str, str]:
