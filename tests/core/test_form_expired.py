@@ -11,7 +11,7 @@ from django.test import Client
 from django.urls import reverse
 
 from pitchkeeper.games.models import Hand
-from tests.conftest import PASSWORD, sign_in
+from tests.conftest import PASSWORD, entry_basis, sign_in
 from tests.core.test_translated_screens import LANGUAGES, english
 from tests.games.test_views_game import hand_post
 
@@ -48,8 +48,7 @@ def test_an_htmx_save_refused_gets_the_sessions_token_and_goes_through_with_it(
     the page's forms take (static/js/app.js), so that "Try again" saves the hand."""
     game = make_game().game
     checked_client.get(reverse("game", args=[game.pk]))  # the CSRF cookie, as a page sets it
-    basis = {"revision": game.revision, "expected": 1, "token": "t" * 43}
-    entry = {**hand_post(), **basis}
+    entry = {**hand_post(), **entry_basis(game.pk), "token": "t" * 43}
     url = reverse("hand_add", args=[game.pk])
     stale = {"HTTP_HX_REQUEST": "true", "HTTP_X_CSRFTOKEN": "x" * 64}
 
