@@ -225,6 +225,7 @@ class PlayerStats:
     opponents: list[Opponent]
     streaks: Streaks
     history: list[tuple[datetime, float, float]]
+    # A page of the player's lines, latest first, each with ``preset``: its rules' name.
     games: list[GameLine]
     more: bool
     # Who played each of ``games`` (by game id): their lines, the best placed first.
