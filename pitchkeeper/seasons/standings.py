@@ -118,11 +118,11 @@ def _gather(club: Club | int, span: Span, player: Player | None = None) -> dict[
             sums[name] += row[name] or 0
     # All time is a row per player and point or bid, not one per month of them.
     if span.all_time:
-        month_counts = TotalCount.objects.filter(mine, club=club)
+        rollup_counts = TotalCount.objects.filter(mine, club=club)
     else:
-        month_counts = MonthCount.objects.filter(months, mine, club=club)
+        rollup_counts = MonthCount.objects.filter(months, mine, club=club)
     edge_counts = GameCount.objects.filter(edges, mine, club=club, counted=True)
-    for rows in (month_counts, edge_counts):
+    for rows in (rollup_counts, edge_counts):
         tallies = rows.values("player_id", "kind", "key").annotate(
             total=Sum("count"), of=Sum("out_of")
         )
