@@ -94,7 +94,8 @@ def forgotten(game: Any) -> Callable[[], None]:
     from pitchkeeper.games.replay import _key
 
     def forget() -> None:
-        key = _key(game, list(game.hands.all()))
+        game.refresh_from_db()
+        key = _key(game)
         if key is None or cache.get(key) is None:
             raise SystemExit(f"nothing was kept of game {game.pk} to drop")
         cache.delete(key)

@@ -23,7 +23,6 @@ from pitchkeeper.games.models import Game, Hand, HandChange
 from pitchkeeper.games.replay import (
     GameState,
     game_state,
-    kept_result,
     saved_state,
     standing_of,
 )
@@ -122,7 +121,7 @@ def game_save(
     game = state.game
     seating = state.record.seating
     if result is None:
-        result = _played(state, records, rows)
+        result = _played(state, records)
     ids = {name: player_id for player_id, name in state.names.items()}
     version = _next_version(state)
 
@@ -176,21 +175,13 @@ def _kept(state: GameState, records: Sequence[HandRecord], rows: Sequence[Hand |
     return kept
 
 
-def _played(
-    state: GameState, records: Sequence[HandRecord], rows: Sequence[Hand | None] = ()
-) -> GameResult:
+def _played(state: GameState, records: Sequence[HandRecord]) -> GameResult:
     """What the engine makes of ``records``: when they only add hands after the game's
-    own, just the added hands are played; when they are ``rows`` as stored (the game
-    with its last hand taken back), the result kept for those rows, if there is one."""
+    own, just the added hands are played."""
     rules, seating = state.record.rules, state.record.seating
     before = state.record.hands
     if tuple(records[: len(before)]) == before:
         return play_on(rules, seating, state.result, records[len(before) :])
-    stored = [row for row in rows if row is not None and row.pk is not None]
-    if len(stored) == len(records):
-        kept = kept_result(game=state.game, hands=stored)
-        if kept is not None:
-            return kept
     return replay(rules, seating, state.record.first_dealer, records)
 
 
@@ -222,11 +213,12 @@ def _locked_state(game: Game, seen: GameState | None = None) -> GameState:
     locked = Game.objects.select_for_update().get(pk=game.pk)
     if locked.deleted_at is not None:
         raise Conflict(_("This game was deleted meanwhile."))
-    if seen is not None and list(locked.hands.values_list("pk", "version")) == [
-        (hand.pk, hand.version) for hand in seen.hands
-    ]:
-        # The hands are as the caller read them (every change to a hand gives it a new
-        # version, and the rules and seats never change), so its replay still holds.
+    if seen is not None and (locked.revision, locked.updated) == (
+        seen.game.revision,
+        seen.game.updated,
+    ):
+        # The game is as the caller read it: every change to its hands moves its
+        # revision, and the rules and seats never change, so its replay still holds.
         return replace(seen, game=locked)
     return game_state(game=locked, whole=True)
 

@@ -2,21 +2,19 @@
 every screen, service and statistic starts from.
 
 The game's hands in the engine's terms and what the engine made of them are kept in
-Django's cache, keyed by the game and the id and version of each of its hands: every
-change to a hand writes it with a new version (games.hands), so a key names one set of
-hands, and a change, an undo or a deletion is never answered from an older entry. A
-screen then reads only each hand's number, version and token, and replays nothing;
-a saved hand leaves what it played on for the next request."""
+Django's cache, keyed by the game's revision, which every change to its hands moves
+(games.hands): a key names one set of hands, and a change, an undo or a deletion is
+never answered from an older entry. A screen then reads no hand row and replays
+nothing; a saved hand leaves what it played on for the next request."""
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
 from django.core.cache import cache
-from django.db.models import Prefetch, QuerySet
+from django.db.models import F, Prefetch, QuerySet
 
 from pitchkeeper.games.models import Game, Hand, Seat
 from pitchkeeper.rules import (
@@ -56,63 +54,90 @@ class GameState:
 # A game still on the table is read every minute or so; one left for a day is replayed
 # again when it is opened.
 KEPT_SECONDS = 24 * 60 * 60
-# What a screen reads of each hand when the rest is kept: its place, version and token
-# (and its game, which Django checks as it hands the rows to the game they belong to).
-LIGHT_COLUMNS = ("game", "number", "version", "token")
+# What a screen has of each hand when the game is kept: its place, version and token
+# (another column of it is read from the database when it is asked for), in the order
+# of the model's columns, as Model.from_db takes them.
+LIGHT_COLUMNS = tuple(
+    field.attname
+    for field in Hand._meta.concrete_fields
+    if field.attname in {"id", "game_id", "number", "version", "token"}
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Kept:
+    """What is kept of a game as it stood at one revision: its hands' LIGHT_COLUMNS,
+    their records in the engine's terms, and what the engine made of them."""
+
+    hands: tuple[tuple[Any, ...], ...]
+    records: tuple[HandRecord, ...]
+    result: GameResult
 
 
 def game_state(*, game: Game, whole: bool = False) -> GameState:
-    """A game replayed, in a fixed number of queries however long it is. When it is
-    kept, it is not replayed, and its hands are read with LIGHT_COLUMNS only (another
-    column of them is read from the database when it is asked for); ``whole`` reads
-    every column of every hand, as a change compares them."""
-    seats = list(game.seats.select_related("player"))
-    if not whole:
-        light = list(game.hands.only(*LIGHT_COLUMNS))
-        kept = _entry(game, light)
-        if kept is not None:
-            records, result = kept
-            return GameState(game, seats, light, _record(game, seats, [], records), result)
-    hands = list(game.hands.all())
+    """The game as it is now, replayed, in a fixed number of queries however long it
+    is. When it is kept, it is not replayed and its hands are not read: they are
+    LIGHT_COLUMNS rows (another column of them is read from the database when it is
+    asked for). ``whole`` reads every column of every hand, as a change compares them.
+    A ``game`` row read before a change since is read again, in place."""
+    # Each seat says the game's revision and time of its last write as stored now.
+    seats = list(
+        game.seats.select_related("player").annotate(
+            game_revision=F("game__revision"), game_updated=F("game__updated")
+        )
+    )
+    if seats and (seats[0].game_revision, seats[0].game_updated) != (game.revision, game.updated):
+        game.refresh_from_db()
+    kept = _kept(game)
+    if kept is not None and not whole:
+        hands = [_light_hand(game, columns) for columns in kept.hands]
+        return GameState(game, seats, hands, _record(game, seats, [], kept.records), kept.result)
+    # And each hand, as its query found it: hands read after another change than the
+    # one the game's row was read at are not kept under its revision.
+    hands = list(game.hands.annotate(game_revision=F("game__revision")))
     record = _record(game, seats, hands)
-    kept = _entry(game, hands)
-    if kept is not None:
-        return GameState(game, seats, hands, record, kept[1])
+    if kept is not None and kept.hands == _light_columns(hands):
+        return GameState(game, seats, hands, record, kept.result)
     result = record.replay()
-    _keep(game, hands, record.hands, result)
+    if all(hand.game_revision == game.revision for hand in hands):
+        _keep(game, hands, record.hands, result)
     return GameState(game, seats, hands, record, result)
 
 
-def kept_result(*, game: Game, hands: Sequence[Hand]) -> GameResult | None:
-    """What the engine made of the game when its hands were ``hands`` (stored rows, as
-    they are stored), if it is still in the cache."""
-    kept = _entry(game, hands)
-    return kept[1] if kept is not None else None
+def _light_hand(game: Game, columns: tuple[Any, ...]) -> Hand:
+    """A hand as ``game.hands.only(*LIGHT_COLUMNS)`` reads it, from its kept columns."""
+    hand = Hand.from_db(game._state.db, LIGHT_COLUMNS, columns)
+    hand.game = game
+    return hand
 
 
-def _entry(game: Game, hands: Sequence[Hand]) -> tuple[tuple[HandRecord, ...], GameResult] | None:
-    """The records and result kept for ``hands``, if the cache still has them."""
-    key = _key(game, hands)
+def _light_columns(hands: Sequence[Hand]) -> tuple[tuple[Any, ...], ...]:
+    return tuple(tuple(getattr(hand, name) for name in LIGHT_COLUMNS) for hand in hands)
+
+
+def _kept(game: Game) -> Kept | None:
+    key = _key(game)
     return cache.get(key) if key else None
 
 
 def _keep(
     game: Game, hands: Sequence[Hand], records: tuple[HandRecord, ...], result: GameResult
 ) -> None:
-    key = _key(game, hands)
+    key = _key(game)
     if key:
-        cache.set(key, (records, result), KEPT_SECONDS)
+        cache.set(key, Kept(_light_columns(hands), records, result), KEPT_SECONDS)
 
 
-def _key(game: Game, hands: Sequence[Hand]) -> str | None:
-    """The cache key of ``hands`` as stored; None for rows not saved."""
-    if game.pk is None or any(hand.pk is None for hand in hands):
+def _key(game: Game) -> str | None:
+    """The cache key of the game as it stands: every change to its hands gives it a new
+    revision (games.hands), so a revision names one set of hands. The time of its last
+    write too: a save rolled back after keeping its hands leaves them under a revision
+    that the next save writes again, at another time. And its database and creation
+    time, as two databases (or a test database) hand out the same ids."""
+    if game.pk is None:
         return None
-    # The game's creation time too: a test database hands out the same ids again.
-    stored = f"{game.created.isoformat() if game.created else ''}:" + ",".join(
-        f"{hand.pk}.{hand.version}" for hand in hands
-    )
-    return f"pitchkeeper:game:{game.pk}:{hashlib.sha256(stored.encode()).hexdigest()}"
+    stored = f"{game._state.db}:{game.pk}:{game.created.isoformat()}"
+    return f"pitchkeeper:game:{stored}:{game.revision}:{game.updated.isoformat()}"
 
 
 def games_replayed(*, games: QuerySet[Game]) -> list[GameState]:

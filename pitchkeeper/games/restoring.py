@@ -120,8 +120,8 @@ class RestorePlan:
 def restore_plan(*, game: Game, change: HandChange) -> RestorePlan:
     """What restoring ``change`` would do to ``game`` as it is now; RuleError when the
     rules refuse it, with the reason."""
-    # Its revision as stored: the confirmation is for the hands read now.
-    game.refresh_from_db()
+    # Read again if it changed since (game_state): the confirmation carries the
+    # revision of the hands read now.
     state = game_state(game=game)
     rules = state.record.rules
     if change.game_id != game.pk:

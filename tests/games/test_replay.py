@@ -112,16 +112,16 @@ def test_a_hand_submit_plays_the_new_hand_only(client, state, played, headers, s
 
 
 @pytest.mark.parametrize("headers", [{}, HTMX], ids=["no JS", "htmx fragment"])
-def test_undo_takes_the_replay_kept_before_the_last_hand_and_redo_plays_it_again(
+def test_undo_replays_what_is_left_once_and_redo_plays_the_hand_again(
     client, state, played, headers
 ):
     client.post(reverse("undo", args=[state.game.pk]), **headers)
-    # The game as it was before its last hand was saved is still kept.
-    assert played == []
+    # The game without its last hand, once: what is kept is the game with it.
+    assert played == list(range(1, HANDS))
 
     client.post(reverse("redo", args=[state.game.pk]), entry_basis(state.game.pk), **headers)
 
-    assert played == [HANDS]
+    assert played == [*range(1, HANDS), HANDS]
     assert game_state(game=state.game).record == state.record
 
 
@@ -214,8 +214,8 @@ def test_a_save_after_another_phone_edited_a_hand_replays_what_is_stored(state):
 
 
 def test_a_read_and_each_one_tap_change_cost_the_same_queries_however_long_the_game(client, state):
-    """A screen reads only each hand's number, version and token (the rest is kept):
-    nothing asks for another column hand by hand, on any length of game."""
+    """A screen reads no hand row when the game is kept, and a change only the rows it
+    compares: nothing asks for another column hand by hand, on any length of game."""
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
@@ -253,3 +253,72 @@ def test_a_read_and_each_one_tap_change_cost_the_same_queries_however_long_the_g
         hand_record(game=game, record=HandRecord(misdeal=True))
 
     assert counted() == short
+
+
+@pytest.mark.parametrize("headers", [{}, HTMX], ids=["full page", "htmx fragment"])
+def test_a_kept_game_screen_reads_no_hand_row(client, state, headers):
+    """The revision names the hands: a game kept is shown from the cache alone."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    with CaptureQueriesContext(connection) as queries:
+        response = client.get(reverse("game", args=[state.game.pk]), **headers)
+
+    assert response.status_code == 200
+    assert [q["sql"] for q in queries.captured_queries if '"pitchkeeper_hand"' in q["sql"]] == []
+
+
+def test_a_game_row_read_before_a_change_is_read_again(state):
+    from pitchkeeper.games.models import Game
+
+    before = Game.objects.get(pk=state.game.pk)
+    hand_record(game=state.game, record=next_hand(state))
+
+    read = game_state(game=before)
+
+    assert len(read.hands) == HANDS + 1 and read.result == read.record.replay()
+    assert before.revision == Game.objects.get(pk=state.game.pk).revision
+
+
+def test_hands_read_after_another_change_are_not_kept_under_the_rows_revision(state, monkeypatch):
+    """Another phone saves between the game's row and its hands being read: what was
+    read is shown, but not kept as the game at the revision its row said."""
+    from pitchkeeper.games import replay
+    from pitchkeeper.games.models import Game
+
+    row = Game.objects.get(pk=state.game.pk)
+    cache.clear()
+    kept = replay._kept
+
+    def raced(game):
+        monkeypatch.setattr(replay, "_kept", kept)
+        hand_record(game=state.game, record=next_hand(state))
+        return None
+
+    monkeypatch.setattr(replay, "_kept", raced)
+    read = game_state(game=row)
+
+    assert len(read.hands) == HANDS + 1
+    # The save read and kept the game as it was before it, under that revision.
+    assert len(cache.get(replay._key(row)).hands) == HANDS
+
+
+def test_a_save_rolled_back_leaves_nothing_that_a_later_save_is_answered_from(state, monkeypatch):
+    """A save undone by its transaction after it kept the game, then another save at
+    the same revision whose keeping is lost (a cache that drops what it cannot hold,
+    as memcached does): the game read back is the hands stored, never the undone one."""
+    from django.db import transaction
+
+    class Undone(Exception):
+        pass
+
+    with pytest.raises(Undone), transaction.atomic():
+        hand_record(game=state.game, record=HandRecord(misdeal=True))
+        raise Undone
+    with monkeypatch.context() as dropped:
+        dropped.setattr(cache, "set", lambda *args, **kwargs: None)
+        saved = hand_record(game=state.game, record=next_hand(state))
+
+    read = game_state(game=state.game)
+
+    assert read.record.hands[-1] == next_hand(state) and read.result == saved.result

@@ -170,7 +170,7 @@ def test_home_page_replays_no_game_in_progress(client, make_game, monkeypatch):
         raise AssertionError("the home page replayed a game")
 
     monkeypatch.setattr(GameRecord, "replay", refused)
-    monkeypatch.setattr(replay, "_entry", refused)
+    monkeypatch.setattr(replay, "_kept", refused)
     html = client.get(reverse("home")).content.decode()
 
     assert '<span class="neg">Bob <strong>-6</strong>' in html

@@ -211,6 +211,21 @@ def test_a_game_in_progress_is_not_counted_until_it_is_won(make_game, club):
     assert not GameLine.objects.exists() and not RatingPoint.objects.exists()
 
 
+
+def test_the_statistics_are_written_in_the_saves_own_transaction(make_game, club):
+    """With no savepoint of their own (a failure rolls the whole save back anyway): the
+    one savepoint here is the save's, which the test's own transaction makes of it."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    game = make_game("setback", ("Ann", "Bob", "Cy")).game
+    with CaptureQueriesContext(connection) as queries:
+        hand_record(game=game, record=HandRecord(pitcher="Cy", bid=4, points=pts(*["Cy"] * 4)))
+
+    assert GameLine.objects.filter(game=game).count() == 3
+    statements = [q["sql"].split()[0] for q in queries.captured_queries]
+    assert statements.count("SAVEPOINT") == 1
+
 def rollups_match_the_games(club) -> None:
     """The incrementally kept rollups equal the ones summed afresh from the games."""
     kept_lines = sorted(

@@ -25,7 +25,6 @@ from pitchkeeper.games.restoring import RestorePlan, restore_plan
 from pitchkeeper.games.views.table import (
     UNREADABLE,
     Unreadable,
-    fresh_state,
     kept_entry,
     new_hand_form,
     posted_basis,
@@ -157,7 +156,7 @@ def hand_remove(request: HttpRequest, pk: int, number: int) -> HttpResponse:
         return unreadable_answer(request, game)
     except Conflict as error:
         messages.error(request, error.message)
-        state = fresh_state(game)
+        state = game_state(game=game)
         return render_game(request, state, new_hand_form(state), status=409)
     except RuleError as error:
         messages.error(request, refusal_text(error))
@@ -230,7 +229,7 @@ def _after(
     """Back to the game screen: the fresh table for htmx, else a redirect."""
     if not request.htmx:
         return redirect("game", pk=game.pk)
-    state = state or fresh_state(game)
+    state = state or game_state(game=game)
     return render_game(request, state, new_hand_form(state), status=status)
 
 

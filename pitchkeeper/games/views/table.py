@@ -89,13 +89,6 @@ def scored_game(request: HttpRequest, pk: int, need: Need = "score") -> tuple[Ga
     return game, game_state(game=game)
 
 
-def fresh_state(game: Game) -> GameState:
-    """The game as it is now, its row read again: a change saved since the request read
-    it has moved its revision, which the page shown next must carry."""
-    game.refresh_from_db()
-    return game_state(game=game)
-
-
 def new_hand_form(state: GameState, data: Any = None) -> HandForm | None:
     if state.result.dealer is None:
         return None
@@ -202,7 +195,7 @@ def _entry_conflict(
     """Another phone saved first: the game as it is now (``state``, when it was read
     after that), and the entry kept in the form for its user to check and save again."""
     messages.error(request, message)
-    state = state or fresh_state(game)
+    state = state or game_state(game=game)
     return render_game(
         request,
         state,
