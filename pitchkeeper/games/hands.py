@@ -157,7 +157,14 @@ def game_save(
     if new:
         Hand.objects.bulk_create(new)
     _save_outcome(game, result, seating, ids, revision=version)
-    game_saved.send(Game, game=game, record=state.record, result=result, ids=ids)
+    game_saved.send(
+        Game,
+        game=game,
+        record=state.record,
+        result=result,
+        ids=ids,
+        was_over=state.result.finished,
+    )
     known = state.record.hands[:kept]
     return saved_state(game=game, seats=state.seats, hands=stored, result=result, known=known)
 

@@ -4,8 +4,9 @@ change, inside its transaction (a receiver that raises rolls the change back wit
 and by nothing else: no Django model signal stands in for them.
 
 ``game_saved``: a game's hands changed (games.hands.game_save). Keyword arguments
-``game`` (the Game), ``record`` (its GameRecord), ``result`` (the engine's GameResult)
-and ``ids`` (each seat's name in the record to its player id).
+``game`` (the Game), ``record`` (its GameRecord), ``result`` (the engine's GameResult),
+``ids`` (each seat's name in the record to its player id) and ``was_over`` (whether the
+game was over before this change).
 
 ``game_counting_changed``: a game started or stopped counting, its hands unchanged:
 deleted, restored, marked as practice or back from practice (games.services). Keyword

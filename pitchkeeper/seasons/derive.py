@@ -228,13 +228,17 @@ def stats_game_saved(
     record: GameRecord,
     result: GameResult,
     ids: Mapping[str, int],
+    was_over: bool = True,
     **signal: Any,
 ) -> None:
     """Bring a game's derived rows, the rollups and the ratings up to date after its
-    hands changed. One query for a game in progress; a few more when it finished or a
-    finished game changed; re-rating from this game on only when its outcome changed."""
+    hands changed. No query for a game in progress that was in progress before (only a
+    finished game has derived rows: ``was_over`` says whether there may be some to
+    compare); a few when it finished or a finished game changed; re-rating from this
+    game on only when its outcome changed."""
     lines, counts = derive(game=game, record=record, result=result, ids=ids)
-    _replace(game, lines, counts)
+    if lines or was_over:
+        _replace(game, lines, counts)
 
 
 def _replace(game: Game, lines: list[GameLine], counts: list[GameCount]) -> None:

@@ -12,7 +12,7 @@ from django.utils import timezone
 from openskill.models import PlackettLuce
 
 from pitchkeeper.clubs.models import Player
-from pitchkeeper.games.hands import hand_edit, hand_record
+from pitchkeeper.games.hands import hand_delete, hand_edit, hand_record
 from pitchkeeper.games.models import Game
 from pitchkeeper.games.replay import game_state
 from pitchkeeper.games.services import game_counts_set, game_delete, game_restore
@@ -211,7 +211,6 @@ def test_a_game_in_progress_is_not_counted_until_it_is_won(make_game, club):
     assert not GameLine.objects.exists() and not RatingPoint.objects.exists()
 
 
-
 def test_the_statistics_are_written_in_the_saves_own_transaction(make_game, club):
     """With no savepoint of their own (a failure rolls the whole save back anyway): the
     one savepoint here is the save's, which the test's own transaction makes of it."""
@@ -225,6 +224,29 @@ def test_the_statistics_are_written_in_the_saves_own_transaction(make_game, club
     assert GameLine.objects.filter(game=game).count() == 3
     statements = [q["sql"].split()[0] for q in queries.captured_queries]
     assert statements.count("SAVEPOINT") == 1
+
+
+def test_a_game_in_progress_before_and_after_a_save_reads_no_derived_row(make_game, club):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    game = make_game("setback", ("Ann", "Bob", "Cy")).game
+    with CaptureQueriesContext(connection) as queries:
+        hand_record(game=game, record=HandRecord(pitcher="Cy", bid=2, points=pts(*["Cy"] * 4)))
+
+    assert not any('"pitchkeeper_gameline"' in q["sql"] for q in queries.captured_queries)
+
+
+def test_a_won_game_taken_back_to_in_progress_leaves_the_statistics(make_game, club):
+    game = make_game("setback", ("Ann", "Bob", "Cy")).game
+    hand_record(game=game, record=HandRecord(pitcher="Cy", bid=4, points=pts(*["Cy"] * 4)))
+    assert GameLine.objects.filter(game=game).count() == 3
+
+    hand_delete(game=game, number=1, undo=True)
+
+    assert not GameLine.objects.filter(game=game).exists() and board(club) == {}
+    rollups_match_the_games(club)
+
 
 def rollups_match_the_games(club) -> None:
     """The incrementally kept rollups equal the ones summed afresh from the games."""
