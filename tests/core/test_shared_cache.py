@@ -28,8 +28,8 @@ django.setup()
 from django.core.cache import cache
 found = {}
 for key in sys.argv[1:]:
-    records, result = cache.get(key)
-    found[key] = [len(records), result.scores]
+    kept = cache.get(key)
+    found[key] = [len(kept.records), kept.result.scores]
 print(json.dumps(found))
 """
 
