@@ -8,8 +8,11 @@ from __future__ import annotations
 
 import pytest
 from django.core.cache import cache
+from django.db import connection, transaction
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
+from pitchkeeper.games import replay
 from pitchkeeper.games.hands import (
     change_restore,
     hand_delete,
@@ -17,7 +20,7 @@ from pitchkeeper.games.hands import (
     hand_insert,
     hand_record,
 )
-from pitchkeeper.games.models import Hand
+from pitchkeeper.games.models import Game, Hand
 from pitchkeeper.games.replay import GameState, game_state
 from pitchkeeper.rules import HandRecord
 from pitchkeeper.rules.engine import RunningGame
@@ -200,7 +203,6 @@ def test_a_save_after_another_phone_saved_replays_what_is_stored(state):
 
 
 def test_a_save_after_another_phone_edited_a_hand_replays_what_is_stored(state):
-    from pitchkeeper.games.hands import hand_edit
 
     first = state.record.hands[0]
     changed = HandRecord(pitcher=first.pitcher, bid=2, points=dict(first.points))
@@ -216,8 +218,6 @@ def test_a_save_after_another_phone_edited_a_hand_replays_what_is_stored(state):
 def test_a_read_and_each_one_tap_change_cost_the_same_queries_however_long_the_game(client, state):
     """A screen reads no hand row when the game is kept, and a change only the rows it
     compares: nothing asks for another column hand by hand, on any length of game."""
-    from django.db import connection
-    from django.test.utils import CaptureQueriesContext
 
     game = state.game
 
@@ -258,8 +258,6 @@ def test_a_read_and_each_one_tap_change_cost_the_same_queries_however_long_the_g
 @pytest.mark.parametrize("headers", [{}, HTMX], ids=["full page", "htmx fragment"])
 def test_a_kept_game_screen_reads_no_hand_row(client, state, headers):
     """The revision names the hands: a game kept is shown from the cache alone."""
-    from django.db import connection
-    from django.test.utils import CaptureQueriesContext
 
     with CaptureQueriesContext(connection) as queries:
         response = client.get(reverse("game", args=[state.game.pk]), **headers)
@@ -272,7 +270,6 @@ def test_a_kept_game_screen_reads_no_hand_row(client, state, headers):
 
 
 def test_a_game_row_read_before_a_change_is_read_again(state):
-    from pitchkeeper.games.models import Game
 
     before = Game.objects.get(pk=state.game.pk)
     hand_record(game=state.game, record=next_hand(state))
@@ -286,8 +283,6 @@ def test_a_game_row_read_before_a_change_is_read_again(state):
 def test_hands_read_after_another_change_are_not_kept_under_the_rows_revision(state, monkeypatch):
     """Another phone saves between the game's row and its hands being read: what was
     read is shown, but not kept as the game at the revision its row said."""
-    from pitchkeeper.games import replay
-    from pitchkeeper.games.models import Game
 
     row = Game.objects.get(pk=state.game.pk)
     cache.clear()
@@ -310,7 +305,6 @@ def test_a_save_rolled_back_leaves_nothing_that_a_later_save_is_answered_from(st
     """A save undone by its transaction after it kept the game, then another save at
     the same revision whose keeping is lost (a cache that drops what it cannot hold,
     as memcached does): the game read back is the hands stored, never the undone one."""
-    from django.db import transaction
 
     class Undone(Exception):
         pass

@@ -8,6 +8,8 @@ from datetime import date, datetime, timedelta
 from unittest import mock
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 from openskill.models import PlackettLuce
 
@@ -214,9 +216,6 @@ def test_a_game_in_progress_is_not_counted_until_it_is_won(make_game, club):
 def test_the_statistics_are_written_in_the_saves_own_transaction(make_game, club):
     """With no savepoint of their own (a failure rolls the whole save back anyway): the
     one savepoint here is the save's, which the test's own transaction makes of it."""
-    from django.db import connection
-    from django.test.utils import CaptureQueriesContext
-
     game = make_game("setback", ("Ann", "Bob", "Cy")).game
     with CaptureQueriesContext(connection) as queries:
         hand_record(game=game, record=HandRecord(pitcher="Cy", bid=4, points=pts(*["Cy"] * 4)))
@@ -227,9 +226,6 @@ def test_the_statistics_are_written_in_the_saves_own_transaction(make_game, club
 
 
 def test_a_game_in_progress_before_and_after_a_save_reads_no_derived_row(make_game, club):
-    from django.db import connection
-    from django.test.utils import CaptureQueriesContext
-
     game = make_game("setback", ("Ann", "Bob", "Cy")).game
     with CaptureQueriesContext(connection) as queries:
         hand_record(game=game, record=HandRecord(pitcher="Cy", bid=2, points=pts(*["Cy"] * 4)))
