@@ -87,10 +87,12 @@ def won_game(players: list[Any]) -> Any:
 
 
 def forgotten(game: Any) -> Callable[[], None]:
-    """Drops what the cache keeps of ``game`` as it is stored, as a game opened again
-    after a day has lost it (the other games' entries stay)."""
+    """Drops what the cache and the database keep of ``game`` as it is stored, as a game
+    last saved before its replay was kept in the database, or by another engine (the
+    other games' entries stay)."""
     from django.core.cache import cache
 
+    from pitchkeeper.games.models import GameReplay
     from pitchkeeper.games.replay import _key
 
     def forget() -> None:
@@ -99,6 +101,7 @@ def forgotten(game: Any) -> Callable[[], None]:
         if key is None or cache.get(key) is None:
             raise SystemExit(f"nothing was kept of game {game.pk} to drop")
         cache.delete(key)
+        GameReplay.objects.filter(game=game).delete()
 
     return forget
 

@@ -30,7 +30,8 @@ pages rather than of the pauses.
 
 Cold cases are measured as a user meets them:
 - "another worker": the request runs with a new, empty local cache (as a second
-  gunicorn worker, or a server just restarted, has it), with what the database keeps;
+  gunicorn worker, or a server just restarted, has it), with what the database keeps
+  (a game's replay as its last save kept it, a ledger's plan of payments);
 - "after a change": for the ledger, its plan of payments known nowhere yet; then, untimed,
   the task worker's turn (``db_worker --batch``), as a worker would search on for a plan
   the page could not prove the fewest.

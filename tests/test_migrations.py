@@ -146,7 +146,8 @@ def test_a_database_from_before_the_domains_migrates_with_nothing_lost(tmp_path)
     # The tables added since: the health check's row (written by the first check), the
     # time zone each club's statistics were built in, where ratings are still due
     # (nowhere: the migrated statistics are whole), the task workers' beats (none yet),
-    # the plans of payments (none until a ledger is viewed), and the head-to-head and
+    # the plans of payments (none until a ledger is viewed), the replays kept of games in
+    # progress (none until a game is saved), and the head-to-head and
     # runs rollups, the months' chip values and the all-time tallies, filled from the
     # league's rows (checked against a rebuild below), and the club nights (none yet).
     assert {name: n for name, n in after.items() if name not in before} == {
@@ -159,6 +160,7 @@ def test_a_database_from_before_the_domains_migrates_with_nothing_lost(tmp_path)
         "pitchkeeper_monthchipvalue": 12,
         "pitchkeeper_totalcount": 67,
         "pitchkeeper_ledgerplan": 0,
+        "pitchkeeper_gamereplay": 0,
         **dict.fromkeys(
             ["pitchkeeper_night", "pitchkeeper_night_payments", "pitchkeeper_attendance"], 0
         ),

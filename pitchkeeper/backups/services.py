@@ -34,7 +34,7 @@ from pitchkeeper.clubs.players import roster
 from pitchkeeper.clubs.services import club_name_check
 from pitchkeeper.core.models import Heartbeat, WorkerBeat
 from pitchkeeper.games.hands import game_save
-from pitchkeeper.games.models import Game, Hand, HandChange, Seat
+from pitchkeeper.games.models import Game, GameReplay, Hand, HandChange, Seat
 from pitchkeeper.games.services import game_create, game_export
 from pitchkeeper.games.words import refusal_text
 from pitchkeeper.nights.models import Attendance, Night, NightRound, NightTable
@@ -110,6 +110,7 @@ DERIVED: dict[type[models.Model], str] = {
     RatingPoint: "re-rated from each restored game on, in the order the games finished",
     RatingsDue: "marked and cleared as the restored games are re-rated",
     LedgerPlan: "searched again when the restored club's ledger is first viewed",
+    GameReplay: "kept as each restored game's hands are saved",
     StatsZone: "recorded as the restored club is made: its statistics are rebuilt in TIME_ZONE",
 }
 # Models that belong to the site, not to a club: a club's backup has nothing of them.

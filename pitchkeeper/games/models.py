@@ -290,6 +290,29 @@ class Hand(models.Model):
         }
 
 
+class GameReplay(models.Model):
+    """What the engine made of a game in progress, as the save that gave the game its
+    revision kept it (games.replay), so that every worker and a restarted server read
+    it instead of replaying every hand. Derived: neither backed up nor rebuilt; a row
+    is read only at the revision, the time of the write and the engine it was made at,
+    and a finished game has none."""
+
+    game = models.OneToOneField(Game, on_delete=models.CASCADE, primary_key=True, related_name="+")
+    revision = models.PositiveIntegerField()
+    updated = models.DateTimeField()
+    # The digest of the engine's code and of what kept it (games.replay.ENGINE).
+    engine = models.CharField(max_length=16)
+    # A games.replay.Kept, pickled, as Django's own cache keeps values.
+    data = models.BinaryField()
+
+    class Meta:
+        verbose_name = _("kept replay")
+        verbose_name_plural = _("kept replays")
+
+    def __str__(self) -> str:
+        return f"replay of game {self.game_id} at revision {self.revision}"
+
+
 class HandChange(models.Model):
     """One change to a game's hands: who made it, when, and the hand before and after
     (in the game-record format), so that a scorekeeper can read and restore it."""

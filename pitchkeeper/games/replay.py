@@ -5,18 +5,25 @@ The game's hands in the engine's terms and what the engine made of them are kept
 Django's cache, keyed by the game's revision, which every change to its hands moves
 (games.hands): a key names one set of hands, and a change, an undo or a deletion is
 never answered from an older entry. A screen then reads no hand row and replays
-nothing; a saved hand leaves what it played on for the next request."""
+nothing; a saved hand leaves what it played on for the next request. The save keeps
+it in the database too (GameReplay, in the save's transaction), for the workers whose
+own cache does not have it: each of several workers would otherwise replay the game
+once after every hand."""
 
 from __future__ import annotations
 
+import hashlib
+import pickle
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
+from pathlib import Path
 from typing import Any
 
 from django.core.cache import cache
 from django.db.models import F, Prefetch, QuerySet
 
-from pitchkeeper.games.models import Game, Hand, Seat
+from pitchkeeper import rules
+from pitchkeeper.games.models import Game, GameReplay, Hand, Seat
 from pitchkeeper.rules import (
     GameRecord,
     GameResult,
@@ -62,6 +69,18 @@ LIGHT_COLUMNS = tuple(
     for field in Hand._meta.concrete_fields
     if field.attname in {"id", "game_id", "number", "version", "token"}
 )
+
+
+def _engine_digest() -> str:
+    """A digest of the engine's code and of this module's: a replay kept by another
+    version of either (before a deploy, by a server not yet restarted) is not read."""
+    digest = hashlib.sha256()
+    for source in (*sorted(Path(rules.__file__).parent.glob("*.py")), Path(__file__)):
+        digest.update(source.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+ENGINE = _engine_digest()
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,16 +135,37 @@ def _light_columns(hands: Sequence[Hand]) -> tuple[tuple[Any, ...], ...]:
 
 
 def _kept(game: Game) -> Kept | None:
+    """The game as kept at its revision: in this worker's cache, else as the save that
+    made the revision kept it in the database, which is then kept in the cache too."""
     key = _key(game)
-    return cache.get(key) if key else None
+    if key is None:
+        return None
+    data = cache.get(key)
+    if data is None:
+        stored = GameReplay.objects.filter(
+            game=game, revision=game.revision, updated=game.updated, engine=ENGINE
+        ).values_list("data", flat=True)
+        data = next(iter(stored), None)
+        if data is None:
+            return None
+        # PostgreSQL gives a memoryview.
+        data = bytes(data)
+        cache.set(key, data, KEPT_SECONDS)
+    kept: Kept = pickle.loads(data)  # noqa: S301 - written by _keep, as Django's caches do
+    return kept
 
 
 def _keep(
     game: Game, hands: Sequence[Hand], records: tuple[HandRecord, ...], result: GameResult
-) -> None:
+) -> bytes | None:
+    """Keep the game as it stands in this worker's cache; what was kept, pickled once
+    for the cache and for the database alike."""
     key = _key(game)
-    if key:
-        cache.set(key, Kept(_light_columns(hands), records, result), KEPT_SECONDS)
+    if key is None:
+        return None
+    data = pickle.dumps(Kept(_light_columns(hands), records, result), pickle.HIGHEST_PROTOCOL)
+    cache.set(key, data, KEPT_SECONDS)
+    return data
 
 
 def _key(game: Game) -> str | None:
@@ -137,7 +177,7 @@ def _key(game: Game) -> str | None:
     if game.pk is None:
         return None
     stored = f"{game._state.db}:{game.pk}:{game.created.isoformat()}"
-    return f"pitchkeeper:game:{stored}:{game.revision}:{game.updated.isoformat()}"
+    return f"pitchkeeper:game:{ENGINE}:{stored}:{game.revision}:{game.updated.isoformat()}"
 
 
 def games_replayed(*, games: QuerySet[Game]) -> list[GameState]:
@@ -159,9 +199,23 @@ def saved_state(
     """The state of a game whose ``hands`` were just written, with the ``result`` the
     engine gave for them: what game_state would read back, without reading or replaying
     the game again. ``known``: the records of the first hands, as they were read (rows
-    the save left as they were). The state is kept for the game's next read."""
+    the save left as they were). The state is kept for the game's next read, in this
+    worker's cache and, in the save's transaction, in the database for the others; a
+    finished game is kept in the cache only (it is seldom opened again)."""
     record = _record(game, seats, hands, known)
-    _keep(game, hands, record.hands, result)
+    data = _keep(game, hands, record.hands, result)
+    if result.finished:
+        GameReplay.objects.filter(game=game).delete()
+    elif data is not None:
+        row = GameReplay(
+            game=game, revision=game.revision, updated=game.updated, engine=ENGINE, data=data
+        )
+        GameReplay.objects.bulk_create(
+            [row],
+            update_conflicts=True,
+            unique_fields=["game"],
+            update_fields=["revision", "updated", "engine", "data"],
+        )
     return GameState(game, seats, hands, record, result)
 
 

@@ -23,12 +23,12 @@ ROOT = Path(__file__).resolve().parents[2]
 # Another worker: a process of its own with the same settings, asked for every key the
 # first one left in Redis; it prints each entry's totals.
 READ_ELSEWHERE = """
-import json, sys, django
+import json, pickle, sys, django
 django.setup()
 from django.core.cache import cache
 found = {}
 for key in sys.argv[1:]:
-    kept = cache.get(key)
+    kept = pickle.loads(cache.get(key))
     found[key] = [len(kept.records), kept.result.scores]
 print(json.dumps(found))
 """

@@ -1,8 +1,9 @@
 """A request replays its game at most once, and mostly not at all: what the engine
-made of a game's hands is kept in the cache, so the game screen plays no hand and a
-hand submit only the new one, whatever the game's length; with the cache empty the
-screen plays each stored hand once. The state a save hands back is the one a fresh read
-gives, and no change to the hands is ever answered from an older replay."""
+made of a game's hands is kept in the cache and, by the save, in the database, so the
+game screen plays no hand and a hand submit only the new one, whatever the game's
+length, in this worker or another; with nothing kept anywhere the screen plays each
+stored hand once. The state a save hands back is the one a fresh read gives, and no
+change to the hands is ever answered from an older replay."""
 
 from __future__ import annotations
 
@@ -20,7 +21,7 @@ from pitchkeeper.games.hands import (
     hand_insert,
     hand_record,
 )
-from pitchkeeper.games.models import Game, Hand
+from pitchkeeper.games.models import Game, GameReplay, Hand
 from pitchkeeper.games.replay import GameState, game_state
 from pitchkeeper.rules import HandRecord
 from pitchkeeper.rules.engine import RunningGame
@@ -30,6 +31,7 @@ pytestmark = pytest.mark.django_db
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
 HANDS = 12
+SMUDGE = ("high", "low", "jack", "game")
 
 
 def next_hand(state: GameState) -> HandRecord:
@@ -48,6 +50,18 @@ def as_posted(record: HandRecord) -> dict[str, str]:
     data = {"pitcher": record.pitcher, "bid": str(record.bid), "action": "save"}
     data.update({f"point_{key}": side or "nobody" for key, side in record.points.items()})
     return data
+
+
+def another_worker() -> None:
+    """What another worker (or this one restarted) has: its own cache, empty."""
+    cache.clear()
+
+
+def nothing_kept() -> None:
+    """As a game last saved before its replay was kept in the database, or by another
+    engine: kept nowhere."""
+    cache.clear()
+    GameReplay.objects.all().delete()
 
 
 @pytest.fixture
@@ -83,7 +97,7 @@ def test_the_game_screen_plays_no_hand_when_the_replay_is_kept(client, state, pl
 
 @pytest.mark.parametrize("headers", [{}, HTMX], ids=["full page", "htmx fragment"])
 def test_the_game_screen_replays_the_game_once_when_nothing_is_kept(client, state, played, headers):
-    cache.clear()
+    nothing_kept()
 
     for _read in range(2):
         response = client.get(reverse("game", args=[state.game.pk]), **headers)
@@ -93,13 +107,76 @@ def test_the_game_screen_replays_the_game_once_when_nothing_is_kept(client, stat
     assert played == list(range(1, HANDS + 1))
 
 
-@pytest.mark.parametrize("kept", [True, False], ids=["replay kept", "nothing kept"])
+@pytest.mark.parametrize("headers", [{}, HTMX], ids=["full page", "htmx fragment"])
+def test_another_worker_shows_the_game_as_its_last_save_kept_it(client, state, played, headers):
+    """Its own cache is empty: it reads what the save kept in the database, one row,
+    and neither replays the game nor reads a hand."""
+    another_worker()
+
+    with CaptureQueriesContext(connection) as queries:
+        response = client.get(reverse("game", args=[state.game.pk]), **headers)
+
+    assert response.status_code == 200
+    assert played == []
+    sql = [q["sql"] for q in queries.captured_queries]
+    assert [q for q in sql if '"pitchkeeper_hand"' in q] == []
+    assert sum('FROM "pitchkeeper_gamereplay"' in q for q in sql) == 1
+    # And keeps it: the next read asks the database for nothing of it.
+    with CaptureQueriesContext(connection) as queries:
+        client.get(reverse("game", args=[state.game.pk]), **headers)
+    assert not any("pitchkeeper_gamereplay" in q["sql"] for q in queries.captured_queries)
+
+
+def test_the_database_keeps_a_game_at_its_last_revision_and_not_once_it_is_over(make_game):
+    game = make_game().game
+    points = {"high": "Bob", "low": "Bob", "jack": "Cy", "game": None}
+    record = HandRecord(pitcher="Bob", bid=2, points=points)
+    saved = hand_record(game=game, record=record)
+    kept = GameReplay.objects.get(game=game)
+    assert (kept.revision, kept.updated) == (saved.game.revision, saved.game.updated)
+
+    saved = hand_record(game=game, record=record)
+    kept = GameReplay.objects.get(game=game)
+    assert (kept.revision, kept.updated) == (saved.game.revision, saved.game.updated)
+
+    # A smudge (the bid of 4 made, every point taken) wins the game at once.
+    smudge = HandRecord(pitcher="Cy", bid=4, points=dict.fromkeys(SMUDGE, "Cy"))
+    assert hand_record(game=game, record=smudge).result.finished
+    assert not GameReplay.objects.filter(game=game).exists()
+
+
+@pytest.mark.parametrize(
+    "stale",
+    [
+        {"engine": "another-engine"},
+        {"revision": 1},
+        {"updated": "2000-01-01T00:00:00+00:00"},
+    ],
+    ids=["another engine", "another revision", "another write"],
+)
+def test_a_row_kept_of_another_game_state_or_engine_is_not_read(state, played, stale):
+    """The database row is read only at the game's revision and time of write, and as
+    this engine kept it: any other is replayed over, not shown."""
+    GameReplay.objects.filter(game=state.game).update(**stale)
+    another_worker()
+
+    read = game_state(game=Game.objects.get(pk=state.game.pk))
+
+    assert played == list(range(1, HANDS + 1))
+    assert read.result == state.result
+
+
+@pytest.mark.parametrize(
+    "kept", ["here", "another worker", "nothing kept"], ids=lambda kept: f"kept {kept}"
+)
 @pytest.mark.parametrize(
     ("headers", "status"), [({}, 302), (HTMX, 200)], ids=["no JS", "htmx fragment"]
 )
 def test_a_hand_submit_plays_the_new_hand_only(client, state, played, headers, status, kept):
-    if not kept:
-        cache.clear()
+    if kept == "another worker":
+        another_worker()
+    elif kept == "nothing kept":
+        nothing_kept()
     data = {**as_posted(next_hand(state)), "expected": str(HANDS + 1)}
 
     response = client.post(
@@ -110,8 +187,8 @@ def test_a_hand_submit_plays_the_new_hand_only(client, state, played, headers, s
 
     assert response.status_code == status
     assert Hand.objects.filter(game=state.game).count() == HANDS + 1
-    # Without a kept replay the stored hands once, from the first; then the new one.
-    assert played == [*([] if kept else range(1, HANDS + 1)), HANDS + 1]
+    # Kept nowhere, the stored hands once, from the first; then the new one.
+    assert played == [*(range(1, HANDS + 1) if kept == "nothing kept" else []), HANDS + 1]
 
 
 @pytest.mark.parametrize("headers", [{}, HTMX], ids=["no JS", "htmx fragment"])
@@ -129,7 +206,7 @@ def test_undo_replays_what_is_left_once_and_redo_plays_the_hand_again(
 
 
 def test_undo_with_nothing_kept_replays_the_game_and_what_is_left(client, state, played):
-    cache.clear()
+    nothing_kept()
 
     client.post(reverse("undo", args=[state.game.pk]))
 
@@ -298,7 +375,7 @@ def test_hands_read_after_another_change_are_not_kept_under_the_rows_revision(st
 
     assert len(read.hands) == HANDS + 1
     # The save read and kept the game as it was before it, under that revision.
-    assert len(cache.get(replay._key(row)).hands) == HANDS
+    assert len(replay._kept(row).hands) == HANDS
 
 
 def test_a_save_rolled_back_leaves_nothing_that_a_later_save_is_answered_from(state, monkeypatch):
@@ -319,3 +396,7 @@ def test_a_save_rolled_back_leaves_nothing_that_a_later_save_is_answered_from(st
     read = game_state(game=state.game)
 
     assert read.record.hands[-1] == next_hand(state) and read.result == saved.result
+    # Nor is another worker, from what the database kept.
+    another_worker()
+    elsewhere = game_state(game=Game.objects.get(pk=state.game.pk))
+    assert elsewhere.record.hands[-1] == next_hand(state) and elsewhere.result == saved.result
