@@ -172,8 +172,9 @@ def _key(game: Game) -> str | None:
     """The cache key of the game as it stands: every change to its hands gives it a new
     revision (games.hands), so a revision names one set of hands. The time of its last
     write too: a save rolled back after keeping its hands leaves them under a revision
-    that the next save writes again, at another time. And its database and creation
-    time, as two databases (or a test database) hand out the same ids."""
+    that the next save writes again, at another time. Its database and creation time,
+    as two databases (or a test database) hand out the same ids. And the engine's
+    digest: a cache shared across a deploy never answers with another engine's replay."""
     if game.pk is None:
         return None
     stored = f"{game._state.db}:{game.pk}:{game.created.isoformat()}"
