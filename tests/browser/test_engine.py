@@ -165,10 +165,14 @@ def test_the_engine_is_compiled_once_and_afresh_when_the_rules_change(
         first.wait_for_function("() => PitchEngine.kept")
         answer = in_browser(first, record, [])
         assert answer == on_server(record, [])
+        # Each visit leaves before the next, as a phone's tab goes from page to page: a
+        # page left open keeps its engine running beside the next one's.
+        first.close()
         # A second visit runs the modules the first compiled: the same answer.
         again = started(context)
         assert again.evaluate("PitchEngine.warm") is True
         assert in_browser(again, record, []) == answer
+        again.close()
 
         # A rules module changes (as a new version of the app brings): the phone runs
         # the new code, compiled afresh, not what it kept of the old.
@@ -184,6 +188,7 @@ def test_the_engine_is_compiled_once_and_afresh_when_the_rules_change(
         assert after.evaluate("PitchEngine.warm") is False
         after.wait_for_function("() => PitchEngine.kept")
         assert in_browser(after, record, []) == {**answer, "changed": "afresh"}
+        after.close()
         assert started(context).evaluate("PitchEngine.warm") is True
     finally:
         monkeypatch.undo()
