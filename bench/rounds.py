@@ -35,6 +35,7 @@ class Figure:
     median_ms: float
     ratio: float  # median over rounds of (this case / the bare view in that round)
     p90_ms: float = 0.0  # the 90th percentile of the time
+    ratio_p90: float = 0.0  # the 90th percentile of those per-round ratios
 
 
 def timed(
@@ -88,19 +89,23 @@ def interleaved(
     warm_up: int,
     seed: int = 1,
     clock: Callable[[], float] = time.perf_counter,
+    repeat: int = 1,
 ) -> dict[str, Figure]:
-    """Every case's median time and median per-round ratio to the case named BARE."""
+    """Every case's median time and per-round ratio to the case named BARE (``timed``
+    says what ``clock`` and ``repeat`` do)."""
     assert any(case.name == BARE for case in cases), "the bare view is the yardstick"
-    times = timed(cases, rounds=rounds, warm_up=warm_up, seed=seed, clock=clock)
+    times = timed(cases, rounds=rounds, warm_up=warm_up, seed=seed, clock=clock, repeat=repeat)
     bare = times[BARE]
-    return {
-        name: Figure(
+    figures = {}
+    for name, spent in times.items():
+        ratios = [t / b for t, b in zip(spent, bare, strict=True)]
+        figures[name] = Figure(
             statistics.median(spent) * 1000,
-            statistics.median(t / b for t, b in zip(spent, bare, strict=True)),
+            statistics.median(ratios),
             spread(spent)[1] * 1000,
+            spread(ratios)[1],
         )
-        for name, spent in times.items()
-    }
+    return figures
 
 
 def queries(request: Callable[[], Any]) -> int:
