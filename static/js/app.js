@@ -259,8 +259,8 @@ document.addEventListener("htmx:load", (event) => {
 });
 
 // On the new-game screen Enter in the name box adds the player and leaves the box
-// ready for the next name, rather than starting the game (which it does without this
-// file; the "Add" button beside the box works either way).
+// ready for the next name, redrawing only the players (without this file, or before it
+// has loaded, the server adds the name too, and sends the whole page back).
 document.addEventListener("keydown", (event) => {
   if (event.key !== "Enter" || !event.target.matches("#id_new_player")) {
     return;

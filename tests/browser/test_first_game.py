@@ -48,6 +48,27 @@ def test_players_are_added_one_after_another_with_enter(phone, club):
     ]
 
 
+def test_without_javascript_enter_adds_the_names_on_the_new_game_screen(phone, club):
+    """Enter in the name box adds the name without JavaScript too (as on a phone that
+    has not yet loaded app.js): the page comes back with the player seated and the box
+    empty and focused, where Enter used to start a game of one player and be refused."""
+    nojs = phone.new_page(java_script_enabled=False)
+    nojs.goto("/games/new/")
+    box = nojs.locator("#id_new_player")
+    expect(box).to_be_focused()
+    for count, name in enumerate(("Cy", "Ann"), 1):
+        nojs.keyboard.type(name)
+        nojs.keyboard.press("Enter")
+        expect(nojs.locator('#players input[name="players"]:checked')).to_have_count(count)
+        expect(box).to_be_focused()
+        expect(box).to_have_value("")
+    nojs.get_by_role("button", name="Start the game").click()
+
+    expect(nojs).to_have_url(re.compile(r"/games/\d+/$"))
+    game = Game.objects.get()
+    assert [seat.player.name for seat in game.seats.order_by("position")] == ["Cy", "Ann"]
+
+
 def test_from_the_first_visit_to_the_first_hand_saved_in_twelve_taps(phone):
     """Sign up, type the names with Enter after each, start, enter a hand: measured 5
     taps to the account, 1 to start (the name box has the focus), 6 for the hand."""

@@ -61,6 +61,29 @@ def test_without_javascript_the_add_button_answers_with_the_whole_page(client, c
     assert not Game.objects.exists()
 
 
+def test_enter_with_a_name_in_the_box_adds_it_rather_than_start_the_game(client, club):
+    """Enter in a text field presses the form's first button (action=enter): without
+    JavaScript, or before it has loaded, a name typed in the box is added as by "Add"."""
+    seated = [Player.objects.create(club=club, name=name) for name in ("Ann", "Bob")]
+    response = start(client, setup_post(seated, action="enter", new_player=" Cy "))
+
+    html = response.content.decode()
+    assert response.status_code == 200
+    assert "<html" in html
+    assert checked(html) == ["Ann", "Bob", "Cy"]
+    assert re.search(r'id="id_new_player"[^>]*value="" autofocus', html)
+    assert not Game.objects.exists()
+
+
+def test_enter_with_the_box_empty_starts_the_game(client, club):
+    seated = [Player.objects.create(club=club, name=name) for name in ("Ann", "Bob")]
+    response = start(client, setup_post(seated, action="enter", new_player=" "))
+
+    game = Game.objects.get()
+    assert response.status_code == 302
+    assert [seat.player.name for seat in game.seats.order_by("position")] == ["Ann", "Bob"]
+
+
 def test_a_name_added_after_the_last_tables_players_sits_after_them(client, club, make_game):
     make_game("setback", ("Ann", "Bob"))
     html = client.get(reverse("game_new")).content.decode()

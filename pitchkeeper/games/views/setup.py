@@ -20,7 +20,8 @@ def game_new(request: HttpRequest) -> HttpResponse:
     """Start a game. A POST with ``move``, ``action=pick`` (a player ticked or unticked),
     ``action=add`` (a typed name onto the roster and into the next seat) or
     ``action=preset`` only rearranges the form (htmx swaps in
-    the part that changed); any other POST starts the game."""
+    the part that changed); ``action=enter`` (Enter pressed in a text field) adds the
+    name typed in the box when there is one; any other POST starts the game."""
     club = request.membership.club  # type: ignore[attr-defined]
     roster = list(club.players.filter(retired=False))
     last = (
@@ -32,14 +33,21 @@ def game_new(request: HttpRequest) -> HttpResponse:
         form = GameForm(club=club, roster=roster, initial=initial_from(last, roster))
         return render(request, "games/game_new.html", {"form": form})
     form = GameForm(request.POST, club=club, roster=roster)
+    action = request.POST.get("action")
+    if action == "enter":
+        # The form's first button, which Enter in a text field presses: a name typed in
+        # the box is added, as on the phone once app.js has loaded (which sends Enter in
+        # the box to "Add"), rather than the game started with one player and refused.
+        action = "add" if request.POST.get("new_player", "").strip() else "start"
     if "move" in request.POST:
         return _rearranged(request, form.moved(request.POST["move"]), "players")
-    if request.POST.get("action") == "pick":
+    if action == "pick":
         return _rearranged(request, form.picked(), "players")
-    if request.POST.get("action") == "add":
+    if action == "add":
         form = form.with_player()
-        return _rearranged(request, form, "players", status=400 if form.errors else 200)
-    if request.POST.get("action") == "preset":
+        status = 400 if form.errors else 200
+        return _rearranged(request, form, "players", status=status, adding=True)
+    if action == "preset":
         return _rearranged(request, form.with_preset(last.rules if last else None), "settings")
     if form.settings_stale:
         notice = _("These are the settings for %(preset)s: check them, then start the game.")
@@ -54,8 +62,10 @@ def game_new(request: HttpRequest) -> HttpResponse:
     return render(request, "games/game_new.html", {"form": form}, status=400)
 
 
-def _rearranged(request: HttpRequest, form: GameForm, part: str, status: int = 200) -> HttpResponse:
+def _rearranged(
+    request: HttpRequest, form: GameForm, part: str, status: int = 200, adding: bool = False
+) -> HttpResponse:
     template = f"games/game_new.html#{part}" if request.htmx else "games/game_new.html"
     # After a name is added (or refused), the box for the next one has the focus.
-    context = {"form": form, "adding": request.POST.get("action") == "add"}
+    context = {"form": form, "adding": adding}
     return render(request, template, context, status=status)
