@@ -206,7 +206,7 @@ class GameForm(forms.Form):
     def _chosen(self) -> list[str]:
         ticked = set(self["players"].value() or ())
         chosen = [key for key in self.keys if key in ticked]
-        if (self["new_player"].value() or "").strip():
+        if self.name_typed:
             chosen.append(NEW)
         return chosen
 
@@ -275,6 +275,11 @@ class GameForm(forms.Form):
     @property
     def has_field_errors(self) -> bool:
         return any(name != NON_FIELD_ERRORS for name in self.errors)
+
+    @property
+    def name_typed(self) -> bool:
+        """A name is in the new-player box, not yet added to the roster."""
+        return bool((self["new_player"].value() or "").strip())
 
     @property
     def settings_stale(self) -> bool:

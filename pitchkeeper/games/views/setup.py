@@ -38,7 +38,7 @@ def game_new(request: HttpRequest) -> HttpResponse:
         # The form's first button, which Enter in a text field presses: a name typed in
         # the box is added, as on the phone once app.js has loaded (which sends Enter in
         # the box to "Add"), rather than the game started with one player and refused.
-        action = "add" if request.POST.get("new_player", "").strip() else "start"
+        action = "add" if form.name_typed else "start"
     if "move" in request.POST:
         return _rearranged(request, form.moved(request.POST["move"]), "players")
     if action == "pick":
