@@ -21,7 +21,6 @@ the cache emptied before it (untimed), as a game opened again after a day is rea
 from __future__ import annotations
 
 import argparse
-import gzip
 import os
 import platform
 import sqlite3
@@ -31,7 +30,7 @@ from pathlib import Path
 from typing import Any
 
 import django_setup
-from rounds import BARE, Case, checked, interleaved, queries
+from rounds import BARE, Case, checked, interleaved, queries, uncompressed
 
 WARM_UP = 5
 
@@ -140,9 +139,7 @@ def page_bytes(response: Any) -> tuple[int, int, int, int]:
     from tests.test_page_weight import page_weight
 
     sent = len(response.content)
-    html = response.content
-    if response.get("Content-Encoding") == "gzip":
-        html = gzip.decompress(html)
+    html = uncompressed(response)
     weights = page_weight(html, sent)
     statics = [name for name in weights if name != "(html)"]
     raw = len(html) + sum(Path(finders.find(name)).stat().st_size for name in statics)

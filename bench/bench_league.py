@@ -59,7 +59,7 @@ from typing import Any
 
 import django_setup
 from bench_game import build_game, hand_post, hands_played, next_hand
-from rounds import BARE, Case, checked, queries, spread, timed
+from rounds import BARE, Case, checked, queries, spread, timed, uncompressed
 
 LEAGUES = ("small", "large")
 WARM_UP = 2
@@ -241,17 +241,12 @@ class League:
     def player_page_checked(self, url: str) -> None:
         """Stop unless the player page lists a page of the player's games (all of them,
         when fewer), each under its rules' name: a page that drew less would measure less."""
-        import gzip
-
         from pitchkeeper.seasons.models import GameLine
         from pitchkeeper.seasons.spans import span_for
 
         use(self.name)
         response = checked(200, self.client.get(url))
-        html = response.content
-        if response.get("Content-Encoding") == "gzip":
-            html = gzip.decompress(html)
-        page = html.decode()
+        page = uncompressed(response).decode()
         span = span_for(club=self.club, key=url.partition("?season=")[2])
         games = GameLine.objects.filter(span.moments(), player=self.player, counted=True)
         shown, titled = page.count('class="game"'), page.count('<strong class="title"></strong>')

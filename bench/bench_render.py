@@ -27,7 +27,6 @@ per-round ratio to the bare view.
 from __future__ import annotations
 
 import argparse
-import gzip
 import json
 import platform
 import re
@@ -38,7 +37,7 @@ from typing import Any
 
 import django_setup
 from bench_game import build_game, configure, hand_post, next_hand, table
-from rounds import BARE, Case, checked, interleaved
+from rounds import BARE, Case, checked, interleaved, uncompressed
 
 WARM_UP = 5
 SCREEN = "game screen (inputs in Python)"
@@ -85,9 +84,7 @@ def drawn_once(render: Callable[..., Any]) -> Callable[..., Any]:
 def page(response: Any) -> bytes:
     """The page a response carries, uncompressed, less its tokens, its record's keys in
     one order."""
-    body = response.content
-    if response.get("Content-Encoding") == "gzip":
-        body = gzip.decompress(body)
+    body = uncompressed(response)
     record = RECORD.search(body)
     if record:
         ordered = json.dumps(json.loads(record[2]), sort_keys=True).encode()

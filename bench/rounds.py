@@ -9,6 +9,7 @@ let a ratio follow the load instead.
 
 from __future__ import annotations
 
+import gzip
 import random
 import statistics
 import time
@@ -116,6 +117,14 @@ def queries(request: Callable[[], Any]) -> int:
     with CaptureQueriesContext(connection) as captured:
         request()
     return len(captured)
+
+
+def uncompressed(response: Any) -> bytes:
+    """The page a response carries, as drawn: gzip undone where the app compressed it
+    (the benchmarks' clients take compressed pages, as a browser does)."""
+    if response.get("Content-Encoding") == "gzip":
+        return gzip.decompress(response.content)
+    return response.content
 
 
 def checked(expected: int, response: Any) -> Any:
