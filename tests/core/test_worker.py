@@ -224,10 +224,6 @@ def wait_for(condition, what: str, seconds: float = 90) -> None:
         time.sleep(0.05)
 
 
-def ended(task: DBTaskResult) -> bool:
-    return DBTaskResult.objects.get(pk=task.pk).status in {"SUCCESSFUL", "FAILED"}
-
-
 def stop(process: subprocess.Popen) -> int:
     process.send_signal(signal.SIGTERM)
     return process.wait(timeout=30)
@@ -261,7 +257,10 @@ def test_the_task_of_a_killed_worker_is_run_again_by_another(settings, make_game
     try:
         # The worker records the task's end after the task has returned, in a transaction
         # of its own: the re-rating's work can be seen done a moment before that.
-        wait_for(lambda: ended(task), "the re-rating never finished")
+        wait_for(
+            lambda: DBTaskResult.objects.get(pk=task.pk).task_result.is_finished,
+            "the re-rating never finished",
+        )
         task.refresh_from_db()
         assert task.status == "SUCCESSFUL" and len(task.worker_ids) == 2
         assert not RatingsDue.objects.exists()
