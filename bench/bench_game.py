@@ -112,6 +112,34 @@ def hand_post(record: Any) -> dict[str, str]:
     return data
 
 
+def hand_submit(
+    client: Any, state: Any, status: int, **headers: str
+) -> tuple[Callable[[], Any], Callable[[], None], Callable[[], None]]:
+    """A case's run, before and after for saving a played hand with points (next_hand)
+    to the game of ``state`` through ``client``, expecting ``status``; the hand is taken
+    back after each run, untimed."""
+    from django.urls import reverse
+
+    from pitchkeeper.games.hands import hand_delete
+    from pitchkeeper.games.models import Game, Hand
+
+    game, hands = state.game, len(state.hands)
+    url = reverse("hand_add", args=[game.pk])
+    data = hand_post(next_hand(state.result.scores))
+
+    def basis() -> None:
+        # The revision the game screen would send now (every take-back advances it),
+        # read before the timed part.
+        data["revision"] = str(Game.objects.get(pk=game.pk).revision)
+
+    def take_back() -> None:
+        if Hand.objects.filter(game=game).count() != hands + 1:
+            raise SystemExit(f"the submit to the game of {hands} hands saved no hand")
+        hand_delete(game=game, number=hands + 1)
+
+    return (lambda: checked(status, client.post(url, data, **headers))), basis, take_back
+
+
 def hands_played(request: Callable[[], Any]) -> int:
     """How many hands the engine plays for one request (a replay plays them all)."""
     from pitchkeeper.rules.engine import RunningGame
@@ -192,9 +220,6 @@ def report(options: argparse.Namespace) -> None:
     from django.test import Client
     from django.urls import reverse
 
-    from pitchkeeper.games.hands import hand_delete
-    from pitchkeeper.games.models import Game, Hand
-
     user, club, players, where = table(options)
     states = {hands: build_game(players, hands) for hands in options.hands}
     over = won_game(players)
@@ -210,24 +235,6 @@ def report(options: argparse.Namespace) -> None:
     def get(url: str, status: int = 200, **headers: str) -> Callable[[], Any]:
         return lambda: checked(status, client.get(url, **headers))
 
-    def submit(
-        game: Any, hands: int, status: int, **headers: str
-    ) -> tuple[Callable, Callable, Callable]:
-        url = reverse("hand_add", args=[game.pk])
-        data = hand_post(next_hand(states[hands].result.scores))
-
-        def basis() -> None:
-            # The revision the game screen would send now (every take-back advances it),
-            # read before the timed part.
-            data["revision"] = str(Game.objects.get(pk=game.pk).revision)
-
-        def take_back() -> None:
-            if Hand.objects.filter(game=game).count() != hands + 1:
-                raise SystemExit(f"the submit to the game of {hands} hands saved no hand")
-            hand_delete(game=game, number=hands + 1)
-
-        return (lambda: checked(status, client.post(url, data, **headers))), take_back, basis
-
     cases = [Case(BARE, get("/bench/bare/"))]
     for hands, state in states.items():
         game_url = reverse("game", args=[state.game.pk])
@@ -235,10 +242,9 @@ def report(options: argparse.Namespace) -> None:
         cases.append(Case(f"game screen, htmx, {hands} hands", get(game_url, **htmx)))
         cold = f"game screen, htmx, nothing kept, {hands} hands"
         cases.append(Case(cold, get(game_url, **htmx), before=forgotten(state.game)))
-        run, after, before = submit(state.game, hands, 200, **htmx)
-        cases.append(Case(f"hand submit, htmx, {hands} hands", run, before, after))
-        run, after, before = submit(state.game, hands, 302)
-        cases.append(Case(f"hand submit, no JS, {hands} hands", run, before, after))
+        name = f"hand submit, htmx, {hands} hands"
+        cases.append(Case(name, *hand_submit(client, state, 200, **htmx)))
+        cases.append(Case(f"hand submit, no JS, {hands} hands", *hand_submit(client, state, 302)))
     middle = states[options.hands[len(options.hands) // 2]].game
     # The finished game's board, which the submits do not change.
     live_url = reverse("live", args=[over.game.share_token])

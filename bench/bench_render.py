@@ -36,7 +36,7 @@ from pathlib import Path
 from typing import Any
 
 import django_setup
-from bench_game import build_game, configure, hand_post, next_hand, table
+from bench_game import build_game, configure, hand_submit, table
 from rounds import BARE, Case, checked, interleaved, uncompressed
 
 WARM_UP = 5
@@ -129,8 +129,6 @@ def report(options: argparse.Namespace) -> None:
 
     from pitchkeeper.games.forms.hand import HandForm
     from pitchkeeper.games.hand_words import history
-    from pitchkeeper.games.hands import hand_delete
-    from pitchkeeper.games.models import Game, Hand
     from pitchkeeper.games.replay import game_state
     from pitchkeeper.games.views import table as table_views
     from pitchkeeper.games.views.table import TABLE_HANDS
@@ -149,20 +147,7 @@ def report(options: argparse.Namespace) -> None:
     def screen() -> Any:
         return checked(200, client.get(url, **htmx))
 
-    posted = hand_post(next_hand(state.result.scores))
-
-    def submit() -> Any:
-        return checked(200, client.post(reverse("hand_add", args=[game.pk]), posted, **htmx))
-
-    def basis() -> None:
-        # The revision the screen would send now (every take-back moves it).
-        posted["revision"] = str(Game.objects.get(pk=game.pk).revision)
-
-    def take_back() -> None:
-        if Hand.objects.filter(game=game).count() != options.hands + 1:
-            raise SystemExit("the submit saved no hand")
-        hand_delete(game=game, number=options.hands + 1)
-
+    submit, basis, take_back = hand_submit(client, state, 200, **htmx)
     widgets_before, widgets_after = swapped(HandForm, "default_renderer", DjangoTemplates())
     undrawn_before, undrawn_after = swapped(table_views, "render", drawn_once(table_views.render))
     kept = game_state(game=game)
